@@ -1,0 +1,66 @@
+# How tests are registered, per preset.
+#
+# A correctness test names the sabotage switches that break it (BROKEN_BY); in a build with one
+# of them ON it is not registered at all. A reverse test names the one switch it demonstrates and
+# is registered only in that build; it passes on the exact documented symptom and nothing else
+# (see cmake/expect.cmake). Every test carries its own TIMEOUT.
+
+set(MINI_EXPECT_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
+
+function(_mini_broken out)
+    set(broken FALSE)
+    foreach(s IN LISTS ARGN)
+        if(${s})
+            set(broken TRUE)
+        endif()
+    endforeach()
+    set(${out} ${broken} PARENT_SCOPE)
+endfunction()
+
+# mini_add_test(NAME n COMMAND cmd... TIMEOUT s LABELS l... [BROKEN_BY switch...])
+function(mini_add_test)
+    cmake_parse_arguments(T "" "NAME;TIMEOUT" "COMMAND;LABELS;BROKEN_BY" ${ARGN})
+    _mini_broken(broken ${T_BROKEN_BY})
+    if(broken)
+        return()
+    endif()
+    add_test(NAME ${T_NAME} COMMAND ${T_COMMAND})
+    set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}")
+endfunction()
+
+# mini_add_reverse_test(NAME n SABOTAGE switch COMMAND cmd... TIMEOUT s
+#                       EXPECT_EXIT code [EXPECT_OUTPUT regex])
+# Passes only if the command exits with exactly EXPECT_EXIT and (if given) its output matches
+# EXPECT_OUTPUT. A crash, another exit code or a hang (killed 5 s before the ctest timeout) fails.
+function(mini_add_reverse_test)
+    cmake_parse_arguments(T "" "NAME;SABOTAGE;TIMEOUT;EXPECT_EXIT;EXPECT_OUTPUT" "COMMAND" ${ARGN})
+    if(NOT ${T_SABOTAGE})
+        return()
+    endif()
+    math(EXPR inner "${T_TIMEOUT} - 5")
+    add_test(NAME ${T_NAME}
+        COMMAND ${CMAKE_COMMAND} -DEXPECT_EXIT=${T_EXPECT_EXIT} "-DEXPECT_OUTPUT=${T_EXPECT_OUTPUT}"
+                -DTIMEOUT=${inner} -P ${MINI_EXPECT_SCRIPT} -- ${T_COMMAND})
+    set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "reverse")
+endfunction()
+
+# mini_catch_tests(target TIMEOUT s LABELS l... [BROKEN_BY switch...] [EXCLUDE switch tag ...])
+# Registers each Catch2 test case of `target` as its own ctest. Cases tagged [reverse] are never
+# discovered here (they are registered one by one with mini_add_reverse_test); a case whose tag is
+# paired with an active switch in EXCLUDE is left out of that build.
+function(mini_catch_tests target)
+    cmake_parse_arguments(T "" "TIMEOUT" "LABELS;BROKEN_BY;EXCLUDE" ${ARGN})
+    _mini_broken(broken ${T_BROKEN_BY})
+    if(broken)
+        return()
+    endif()
+    set(spec "~[reverse]")
+    while(T_EXCLUDE)
+        list(POP_FRONT T_EXCLUDE switch tag)
+        if(${switch})
+            string(APPEND spec "~${tag}")
+        endif()
+    endwhile()
+    catch_discover_tests(${target} TEST_SPEC "${spec}" TEST_PREFIX "${target}."
+        PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}")
+endfunction()

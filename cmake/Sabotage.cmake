@@ -1,0 +1,26 @@
+# The four sabotage switches. Each one removes or replaces exactly one line of the mechanism;
+# src/mini/sabotage.hpp turns them into constexpr bools.
+option(NO_RECHECK      "pool: a worker going to sleep skips the re-check for work"  OFF)
+option(BLOCK_WAIT      "join: block on B's latch instead of popping B back"          OFF)
+option(NO_STEAL_WAIT   "join: pop B back, but wait for a stolen B without working"   OFF)
+option(IGNORE_MIGRATED "splitter: try_split ignores the migrated flag"               OFF)
+
+set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED)
+
+if(BLOCK_WAIT AND NO_STEAL_WAIT)
+    message(FATAL_ERROR
+        "BLOCK_WAIT and NO_STEAL_WAIT replace the same line of join (what the owner does after A); "
+        "turn on at most one of them.")
+endif()
+
+set(MINI_ACTIVE_SABOTAGE "")
+foreach(s IN LISTS MINI_SABOTAGES)
+    if(${s})
+        list(APPEND MINI_ACTIVE_SABOTAGE ${s})
+    endif()
+endforeach()
+if(MINI_ACTIVE_SABOTAGE)
+    message(STATUS "mini-rayon: SABOTAGE ACTIVE: ${MINI_ACTIVE_SABOTAGE} (this build is broken on purpose)")
+else()
+    message(STATUS "mini-rayon: no sabotage active")
+endif()

@@ -1,0 +1,103 @@
+// join_context: run two closures, potentially in parallel, and return both results.
+//
+// On a worker, B becomes a StackJob in this stack frame and is pushed onto the worker's own deque,
+// where an idle worker may steal it; A runs right here. Then the owner pops its deque: if B comes
+// back, nobody wanted it and the owner runs it inline (not migrated); if B was stolen, the owner
+// keeps running other jobs until B's latch is set (wait_until), because blocking here could
+// strand jobs that only this thread's deque holds. No allocation, no lock on the fast path.
+//
+// Called outside any pool, the whole join is injected into the pool and both closures report
+// migrated() == true (rayon's in_worker_cold); the splitter relies on this.
+#pragma once
+
+#include <thread>
+#include <utility>
+
+#include <mini/pool.hpp>
+#include <mini/sabotage.hpp>
+
+namespace mini {
+
+// What a closure of join_context learns about where it runs.
+class FnContext {
+public:
+    explicit FnContext(bool migrated) : migrated_(migrated) {}
+    // True when the closure runs on another thread than the one that provided it.
+    bool migrated() const noexcept { return migrated_; }
+
+private:
+    bool migrated_;
+};
+
+namespace detail {
+
+// Waiting without working, for the two sabotage switches: yield the core until the latch is set.
+// (It never sleeps on the pool's condition variable: an injection's notify_one could pick this
+// thread, which would not take the job.)
+inline void wait_idle(const SpinLatch& latch) {
+    while (!latch.probe()) std::this_thread::yield();
+}
+
+// ANCHOR: join
+template <class A, class B>
+auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
+    worker.counters.joins.bump();
+    auto body_b = [&b](bool migrated) { return call(b, FnContext(migrated)); };
+    StackJob<SpinLatch, decltype(body_b)> job_b(std::move(body_b), &worker.pool().sleep());
+    const JobRef ref_b = job_b.as_job_ref();
+    worker.push(ref_b);                          // an idle worker may steal B from here on
+    auto result_a = call(a, FnContext(injected)); // run A ourselves
+
+    if constexpr (sabotage::block_wait) {
+        detail::wait_idle(job_b.latch()); // [BLOCK_WAIT] block on B, which may sit in our own deque
+        return std::pair(std::move(result_a), job_b.into_result());
+    }
+    while (!job_b.latch().probe()) {
+        std::optional<JobRef> job = worker.take_local_job();
+        if (!job) { // B was stolen: wait for its latch
+            if constexpr (sabotage::no_steal_wait)
+                detail::wait_idle(job_b.latch()); // [NO_STEAL_WAIT] wait, but run nothing else
+            else
+                worker.counters.waited_jobs.add(worker.wait_until(job_b.latch()));
+            break;
+        }
+        if (*job == ref_b) { // nobody took B: run it inline
+            worker.counters.b_inline.bump();
+            return std::pair(std::move(result_a), job_b.run_inline(injected));
+        }
+        worker.execute(*job); // a job A pushed and left above B
+    }
+    worker.counters.b_stolen.bump();
+    return std::pair(std::move(result_a), job_b.into_result());
+}
+// ANCHOR_END: join
+
+} // namespace detail
+
+// join_context on `pool`: on one of its workers directly, else through its injector.
+template <class A, class B>
+auto join_context(ThreadPool& pool, A&& a, B&& b) {
+    return pool.in_worker(
+        [&](WorkerThread& worker, bool injected) { return detail::join_on(worker, injected, a, b); });
+}
+
+// join_context on the pool of the calling worker, or on the global pool from outside any pool.
+template <class A, class B>
+auto join_context(A&& a, B&& b) {
+    WorkerThread* w = WorkerThread::current();
+    return join_context(w != nullptr ? w->pool() : ThreadPool::global(), a, b);
+}
+
+// join: the same without the context. A void closure gives Unit.
+template <class A, class B>
+auto join(A&& a, B&& b) {
+    return join_context([&a](FnContext) { return call(a); }, [&b](FnContext) { return call(b); });
+}
+
+template <class A, class B>
+auto join(ThreadPool& pool, A&& a, B&& b) {
+    return join_context(pool, [&a](FnContext) { return call(a); },
+                        [&b](FnContext) { return call(b); });
+}
+
+} // namespace mini

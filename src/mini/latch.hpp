@@ -1,0 +1,64 @@
+// Latches: a one-shot "it is done" flag that a waiter can probe, and the setter's wake-up.
+//
+// SpinLatch is for a worker that waits on a job it pushed (join's B): the worker does not block on
+// it but keeps finding work (ThreadPool's wait_until) and probes it between jobs, so it may also
+// fall asleep in the pool's sleep protocol; setting it must then wake it.
+// LockLatch is for a thread outside the pool, which has no work to do and simply blocks.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+
+#include <mini/sleep.hpp>
+
+namespace mini {
+
+class SpinLatch {
+public:
+    explicit SpinLatch(Sleep* sleep) : sleep_(sleep) {}
+
+    // Acquire: pairs with set()'s release, so the job's result is visible once this is true.
+    bool probe() const noexcept { return set_.load(std::memory_order_acquire); }
+
+    // `self` is a raw pointer on purpose: the moment the store below lands, the waiting owner may
+    // see it, return from join and pop the stack frame that holds this latch. So set reads
+    // everything it needs (which pool's sleep state to wake) before the store and touches
+    // nothing of *self after it. rayon broke this rule twice (use-after-free fixes in rayon-core
+    // 1.7.1 and 1.9.3); the Sleep object outlives the latch because the setter is a worker of the
+    // same pool, and a pool joins its workers before it dies.
+    // ANCHOR: spinlatch_set
+    static void set(SpinLatch* self) noexcept {
+        Sleep* sleep = self->sleep_;                       // read before setting ...
+        self->set_.store(true, std::memory_order_release); // ... now *self may be gone
+        sleep->latch_is_set();                             // the owner may be asleep: wake it
+    }
+    // ANCHOR_END: spinlatch_set
+
+private:
+    std::atomic<bool> set_{false};
+    Sleep* const sleep_;
+};
+
+class LockLatch {
+public:
+    void wait() {
+        std::unique_lock lock(mutex_);
+        cv_.wait(lock, [this] { return set_; });
+    }
+
+    // Notifies while holding the mutex: the waiter cannot return (and destroy the latch) before
+    // it reacquires the mutex, which is after this unlock.
+    static void set(LockLatch* self) noexcept {
+        std::lock_guard lock(self->mutex_);
+        self->set_ = true;
+        self->cv_.notify_all();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool set_ = false;
+};
+
+} // namespace mini

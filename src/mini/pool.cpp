@@ -1,0 +1,135 @@
+#include <mini/pool.hpp>
+
+#include <thread>
+
+namespace mini {
+
+Stats Stats::operator-(const Stats& b) const {
+    return {executed - b.executed, steals - b.steals,     joins - b.joins,
+            b_inline - b.b_inline, b_stolen - b.b_stolen, waited_jobs - b.waited_jobs,
+            sleeps - b.sleeps,     wakeups - b.wakeups,   rechecks - b.rechecks,
+            sleepers,              queued};
+}
+
+WorkerThread::WorkerThread(ThreadPool& pool, std::size_t index)
+    : pool_(pool), index_(index), rng_(0x9E3779B97F4A7C15ull * (index + 1)) {}
+
+// A push onto the own deque wakes a sleeper only when the deque was empty before: then nobody is
+// busy stealing from it yet. If it already held jobs, the first of them made that call.
+// ANCHOR: push
+void WorkerThread::push(JobRef job) {
+    const bool was_empty = deque_.is_empty();
+    deque_.push(job);
+    if (was_empty) pool_.sleep_.new_internal_job();
+}
+// ANCHOR_END: push
+
+// ANCHOR: find_work
+std::optional<JobRef> WorkerThread::find_work() {
+    if (auto job = deque_.pop()) return job;                     // 1. own deque, newest first
+    if (auto job = steal()) return job;                          // 2. other workers, oldest first
+    if (auto s = pool_.injector_.steal(); s.success()) return s.value; // 3. jobs from outside
+    return std::nullopt;
+}
+// ANCHOR_END: find_work
+
+// Go round the other workers once, from a varying start; go round again only if a steal lost a
+// race (Retry), since then that deque may still hold work.
+// ANCHOR: steal
+std::optional<JobRef> WorkerThread::steal() {
+    const std::size_t n = pool_.num_threads();
+    if (n <= 1) return std::nullopt;
+    for (;;) {
+        rng_ ^= rng_ << 13, rng_ ^= rng_ >> 7, rng_ ^= rng_ << 17;
+        const std::size_t start = rng_ % n;
+        bool retry = false;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t victim = (start + i) % n;
+            if (victim == index_) continue;
+            Steal<JobRef> s = pool_.stealers_[victim].steal();
+            if (s.success()) {
+                counters.steals.bump();
+                return s.value;
+            }
+            retry |= s.retry();
+        }
+        if (!retry) return std::nullopt;
+    }
+}
+// ANCHOR_END: steal
+
+// The loop a worker idles in, and the loop a join's owner waits in: run whatever can be found
+// until the latch is set. After a failed search the worker yields (so the last failed search and
+// the sleep protocol are a yield apart: a wide window, which is what makes a missing re-check
+// visible); after rounds_until_sleep of them it sleeps.
+// ANCHOR: wait_until
+std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
+    std::uint64_t ran = 0;
+    int idle_rounds = 0;
+    while (!latch.probe()) {
+        if (auto job = find_work()) {
+            execute(*job);
+            ++ran;
+            idle_rounds = 0;
+            continue;
+        }
+        std::this_thread::yield();
+        if (++idle_rounds < ThreadPool::rounds_until_sleep) continue;
+        pool_.sleep_.sleep([&] { return latch.probe() || !pool_.injector_.is_empty(); });
+        idle_rounds = 0;
+    }
+    return ran;
+}
+// ANCHOR_END: wait_until
+
+void WorkerThread::main_loop() {
+    current_ = this;
+    wait_until(pool_.terminate_); // a worker is a thread waiting for the end, working meanwhile
+    current_ = nullptr;
+}
+
+ThreadPool::ThreadPool(std::size_t num_threads) {
+    for (std::size_t i = 0; i < num_threads; ++i) {
+        workers_.push_back(std::make_unique<WorkerThread>(*this, i));
+        stealers_.push_back(workers_.back()->deque_.stealer());
+    }
+    for (auto& w : workers_) threads_.emplace_back([w = w.get()] { w->main_loop(); });
+}
+
+ThreadPool::~ThreadPool() {
+    SpinLatch::set(&terminate_); // wakes every sleeper, through the same protocol as any latch
+    for (auto& t : threads_) t.join();
+}
+
+ThreadPool& ThreadPool::global() {
+    static ThreadPool pool(std::max(1u, std::thread::hardware_concurrency()));
+    return pool;
+}
+
+// ANCHOR: inject
+void ThreadPool::inject(JobRef job) {
+    injector_.push(job);       // publish ...
+    sleep_.new_injected_job(); // ... fence, and wake a sleeper if one is registered
+}
+// ANCHOR_END: inject
+
+Stats ThreadPool::stats() const {
+    Stats s;
+    for (const auto& w : workers_) {
+        const auto& c = w->counters;
+        s.executed += c.executed.get();
+        s.steals += c.steals.get();
+        s.joins += c.joins.get();
+        s.b_inline += c.b_inline.get();
+        s.b_stolen += c.b_stolen.get();
+        s.waited_jobs += c.waited_jobs.get();
+    }
+    s.sleeps = sleep_.sleeps();
+    s.wakeups = sleep_.wakeups();
+    s.rechecks = sleep_.rechecks_found_work();
+    s.sleepers = sleep_.sleepers();
+    s.queued = injector_.len();
+    return s;
+}
+
+} // namespace mini

@@ -1,0 +1,153 @@
+// The work-stealing pool: ThreadPool (the registry) and WorkerThread (one per thread).
+//
+// Each worker owns a LIFO deque. A worker looks for work in its own deque first (the newest job,
+// still warm in its cache), then steals the oldest job of another worker (the biggest piece, in a
+// fork-join tree), then takes from the global injector, where threads outside the pool put their
+// jobs: "finish what we started before we take on something new", as rayon's comment says.
+// A worker that finds nothing yields for a few rounds, then sleeps (sleep.hpp).
+//
+// A job's path: install() -> Injector -> a worker's wait_until loop -> join_context (join.hpp)
+// pushes B onto that worker's deque -> thieves steal it -> ... -> the splitter's leaf.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include <mini/deque.hpp>
+#include <mini/job.hpp>
+#include <mini/latch.hpp>
+#include <mini/sleep.hpp>
+
+namespace mini {
+
+class ThreadPool;
+
+// What the pool did, summed over its workers; a driver prints the difference of two snapshots.
+struct Stats {
+    std::uint64_t executed = 0;    // jobs run through their JobRef (stolen or injected)
+    std::uint64_t steals = 0;      // successful steals from another worker's deque
+    std::uint64_t joins = 0;       // join_context calls on a worker
+    std::uint64_t b_inline = 0;    // ... whose B was popped back and run inline
+    std::uint64_t b_stolen = 0;    // ... whose B was stolen and run elsewhere
+    std::uint64_t waited_jobs = 0; // jobs a join's owner ran while waiting for a stolen B
+    std::uint64_t sleeps = 0;      // times a worker blocked on the condition variable
+    std::uint64_t wakeups = 0;     // notify calls made because a sleeper was registered
+    std::uint64_t rechecks = 0;    // re-checks that found work (each a wake-up otherwise lost)
+    std::uint64_t sleepers = 0;    // now
+    std::uint64_t queued = 0;      // now: jobs in the injector
+    Stats operator-(const Stats& before) const;
+};
+
+// Per-worker counters: only the owner writes them, so an increment is a plain load and store.
+class Counter {
+public:
+    void bump() noexcept { v_.store(v_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+    void add(std::uint64_t n) noexcept { v_.store(v_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
+    std::uint64_t get() const noexcept { return v_.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<std::uint64_t> v_{0};
+};
+
+class WorkerThread {
+public:
+    WorkerThread(ThreadPool& pool, std::size_t index);
+
+    // The worker this thread is, or nullptr on a thread outside every pool.
+    static WorkerThread* current() noexcept { return current_; }
+
+    ThreadPool& pool() const noexcept { return pool_; }
+    std::size_t index() const noexcept { return index_; }
+
+    // Owner only.
+    void push(JobRef job);
+    std::optional<JobRef> take_local_job() { return deque_.pop(); }
+    std::optional<JobRef> find_work();
+    // Runs other jobs until `latch` is set, sleeping when there are none; returns how many it ran.
+    std::uint64_t wait_until(const SpinLatch& latch);
+    void execute(JobRef job) noexcept {
+        counters.executed.bump();
+        job.execute();
+    }
+
+    struct {
+        Counter executed, steals, joins, b_inline, b_stolen, waited_jobs;
+    } counters;
+
+private:
+    friend class ThreadPool;
+    std::optional<JobRef> steal();
+    void main_loop();
+
+    ThreadPool& pool_;
+    const std::size_t index_;
+    Worker<JobRef> deque_;
+    std::uint64_t rng_; // xorshift state, for the first victim
+    static inline thread_local WorkerThread* current_ = nullptr;
+};
+
+class ThreadPool {
+public:
+    // How many failed searches, each followed by a yield, before a worker sleeps.
+    static constexpr int rounds_until_sleep = 4;
+
+    explicit ThreadPool(std::size_t num_threads);
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+    ~ThreadPool(); // wakes and joins every worker; no job may still be running
+
+    // The pool used by join_context called outside any pool (rayon's global pool): as many
+    // threads as the machine has cores, created on first use.
+    static ThreadPool& global();
+
+    std::size_t num_threads() const noexcept { return workers_.size(); }
+    Stats stats() const;
+    Sleep& sleep() noexcept { return sleep_; }
+
+    // Runs op(worker, injected) on a worker of this pool: inline (injected = false) if the calling
+    // thread is one, else injected and awaited on a LockLatch (injected = true).
+    template <class Op>
+    auto in_worker(Op&& op) {
+        if (WorkerThread* w = WorkerThread::current(); w != nullptr && &w->pool() == this)
+            return call(op, *w, false);
+        return in_worker_cold(op);
+    }
+
+    // Runs f() on a worker of this pool and returns its result; from a worker of this pool, inline.
+    // A void f gives Unit.
+    template <class F>
+    auto install(F&& f) {
+        return in_worker([&f](WorkerThread&, bool) { return call(f); });
+    }
+
+    // From outside the pool: publish a job in the injector, then wake a sleeper if there is one.
+    void inject(JobRef job);
+
+private:
+    friend class WorkerThread;
+
+    // ANCHOR: in_worker_cold
+    template <class Op>
+    auto in_worker_cold(Op& op) {
+        auto body = [&op](bool injected) { return call(op, *WorkerThread::current(), injected); };
+        StackJob<LockLatch, decltype(body)> job(std::move(body));
+        inject(job.as_job_ref());
+        job.latch().wait(); // no work to do here: block until a worker ran it
+        return job.into_result();
+    }
+    // ANCHOR_END: in_worker_cold
+
+    std::vector<std::unique_ptr<WorkerThread>> workers_;
+    std::vector<Stealer<JobRef>> stealers_;
+    Injector<JobRef> injector_;
+    Sleep sleep_;
+    SpinLatch terminate_{&sleep_};
+    std::vector<std::thread> threads_;
+};
+
+} // namespace mini

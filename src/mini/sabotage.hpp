@@ -1,0 +1,24 @@
+// The sabotage switches, as constexpr bools.
+//
+// Each switch is a CMake option (see cmake/Sabotage.cmake) that reaches the code as a public compile
+// definition of the `mini` library. Mechanism code tests it with `if constexpr`, so the broken line
+// stands next to the right one and a normal build contains no trace of it.
+#pragma once
+
+#ifndef MINI_NO_RECHECK
+#error "mini/sabotage.hpp: build through the mini library target, which defines the switches"
+#endif
+
+namespace mini::sabotage {
+
+inline constexpr bool no_recheck = MINI_NO_RECHECK;           // chapter 1: pool.hpp, sleep
+inline constexpr bool block_wait = MINI_BLOCK_WAIT;           // chapter 2: join.hpp
+inline constexpr bool no_steal_wait = MINI_NO_STEAL_WAIT;     // chapter 2: join.hpp
+inline constexpr bool ignore_migrated = MINI_IGNORE_MIGRATED; // chapter 3: splitter.hpp
+
+static_assert(!(block_wait && no_steal_wait), "BLOCK_WAIT and NO_STEAL_WAIT replace the same line");
+
+// "none", or the names of the active switches, for the first line every driver prints.
+inline constexpr const char* active = MINI_SABOTAGE_ACTIVE;
+
+} // namespace mini::sabotage

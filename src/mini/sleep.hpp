@@ -1,0 +1,121 @@
+// The pool's sleep state: one mutex, one condition variable and an atomic count of sleepers for
+// the whole pool (rayon-core before 1.8 had the same shape; rayon today has one per worker).
+//
+// A worker going to sleep does: lock, register, fence, re-check, wait.
+// A thread that makes work visible does: publish, fence, read the sleeper count, and only if it is
+// non-zero lock and notify.
+//
+// The race this closes is store-buffering (Dekker): the worker writes `sleepers` and reads "is there
+// work", the publisher writes the work and reads `sleepers`. Without the two seq_cst fences both may
+// read the old value (each store still sitting in its core's store buffer): the publisher sees no
+// sleeper and notifies nobody, the worker sees no work and waits, and the job is stranded. With
+// them, the fences fall in one total order: if the publisher's fence comes first, the worker's
+// re-check sees the work; if the worker's comes first, the publisher sees the sleeper and takes the
+// mutex, which the worker holds from before registering until it is inside wait(), so the notify
+// cannot slip in before the wait. The re-check is the read on the worker's side: without it the
+// worker registers and waits on a job that was published just before it registered.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+
+#include <mini/sabotage.hpp>
+
+namespace mini {
+
+namespace test {
+// Test-only sync points: a test installs a hook to hold a thread at a named place, so that an
+// interleaving can be forced with explicit hand-offs instead of luck. In normal runs the hook is
+// null and a sync point is one relaxed load and a not-taken branch, on a path that is about to
+// block anyway.
+enum class SyncPoint {
+    before_sleep, // a worker found no work and is about to take the sleep mutex
+};
+using SyncHook = void (*)(SyncPoint);
+inline std::atomic<SyncHook> sync_hook{nullptr};
+
+inline void sync_point(SyncPoint point) {
+    if (SyncHook hook = sync_hook.load(std::memory_order_acquire)) [[unlikely]]
+        hook(point);
+}
+} // namespace test
+
+class Sleep {
+public:
+    // Worker side. `has_work` is the re-check: it must look at everything a publisher fences for
+    // (the injector, the latch the worker waits on). Returns after a wake-up or a successful
+    // re-check; the caller then searches again.
+    // ANCHOR: sleep
+    template <class HasWork>
+    void sleep(HasWork&& has_work) {
+        test::sync_point(test::SyncPoint::before_sleep);
+        std::unique_lock lock(mutex_);                       // 1. lock
+        sleepers_.fetch_add(1, std::memory_order_relaxed);   // 2. register as sleeping
+        std::atomic_thread_fence(std::memory_order_seq_cst); // 3. fence: pairs with publish()'s
+        if constexpr (!sabotage::no_recheck) {
+            if (has_work()) {                                // 4. re-check for work
+                sleepers_.fetch_sub(1, std::memory_order_relaxed);
+                bump(rechecks_found_work_); // a wake-up that would have been lost
+                return;
+            }
+        }
+        bump(sleeps_);
+        cv_.wait(lock);                                      // 5. wait (unlocks while blocked)
+        sleepers_.fetch_sub(1, std::memory_order_relaxed);
+    }
+    // ANCHOR_END: sleep
+
+    // Publisher side, after pushing into the injector from outside the pool. notify_one: any
+    // worker can take an injected job, so waking one is enough; waking all would be a stampede.
+    // ANCHOR: new_injected_job
+    void new_injected_job() {
+        std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
+        if (sleepers_.load(std::memory_order_relaxed) > 0) wake(false);
+    }
+    // ANCHOR_END: new_injected_job
+
+    // After a worker pushed onto its own deque. No fence, as in rayon: a missed wake-up here only
+    // costs parallelism, since the pusher pops the job back and runs it itself if nobody steals it.
+    void new_internal_job() {
+        if (sleepers_.load(std::memory_order_relaxed) > 0) wake(false);
+    }
+
+    // After a latch was set. notify_all: with one condition variable we cannot wake the one thread
+    // that waits on this latch, and a notify_one could wake another sleeper, which would find
+    // nothing and sleep again while the owner stays asleep. The cost: every sleeper wakes up.
+    // ANCHOR: latch_is_set
+    void latch_is_set() {
+        std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
+        if (sleepers_.load(std::memory_order_relaxed) > 0) wake(true);
+    }
+    // ANCHOR_END: latch_is_set
+
+    std::uint64_t sleepers() const { return sleepers_.load(std::memory_order_relaxed); }
+    std::uint64_t sleeps() const { return sleeps_.load(std::memory_order_relaxed); }
+    std::uint64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
+    std::uint64_t rechecks_found_work() const {
+        return rechecks_found_work_.load(std::memory_order_relaxed);
+    }
+
+private:
+    void wake(bool all) {
+        std::lock_guard lock(mutex_); // a registered sleeper holds it until it is inside wait()
+        bump(wakeups_);
+        if (all)
+            cv_.notify_all();
+        else
+            cv_.notify_one();
+    }
+    static void bump(std::atomic<std::uint64_t>& c) { c.fetch_add(1, std::memory_order_relaxed); }
+
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::atomic<std::uint64_t> sleepers_{0};
+    std::atomic<std::uint64_t> sleeps_{0};
+    std::atomic<std::uint64_t> wakeups_{0};
+    std::atomic<std::uint64_t> rechecks_found_work_{0};
+};
+
+} // namespace mini

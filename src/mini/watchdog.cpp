@@ -1,0 +1,46 @@
+#include <mini/watchdog.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace mini {
+
+Watchdog::Watchdog(std::string what, std::chrono::milliseconds timeout,
+                   std::function<std::uint64_t()> progress, std::function<std::string()> report)
+    : what_(std::move(what)), timeout_(timeout), progress_(std::move(progress)),
+      report_(std::move(report)), thread_([this] { monitor(); }) {}
+
+Watchdog::~Watchdog() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    cv_.notify_one();
+    thread_.join();
+}
+
+void Watchdog::monitor() {
+    using clock = std::chrono::steady_clock;
+    const auto poll = std::min(timeout_ / 10, std::chrono::milliseconds(100));
+    std::uint64_t last = progress_();
+    auto last_change = clock::now();
+    std::unique_lock lock(mutex_);
+    while (!cv_.wait_for(lock, poll, [this] { return stop_; })) {
+        const std::uint64_t now = progress_();
+        if (now != last) {
+            last = now;
+            last_change = clock::now();
+        } else if (clock::now() - last_change >= timeout_) {
+            std::fprintf(stderr,
+                         "WATCHDOG: no progress for %.1f s while %s: %s\n"
+                         "WATCHDOG: deadlock, exiting with code %d\n",
+                         std::chrono::duration<double>(timeout_).count(), what_.c_str(),
+                         report_().c_str(), exit_code);
+            std::fflush(stderr);
+            std::fflush(stdout);
+            std::_Exit(exit_code);
+        }
+    }
+}
+
+} // namespace mini
