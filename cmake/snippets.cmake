@@ -28,19 +28,23 @@
 cmake_minimum_required(VERSION 3.25)
 
 # --------------------------------------------------------------------------
-# arguments
+# arguments (printed with NOTICE so the text is not re-wrapped)
+function(_snip_usage text)
+  message(NOTICE "snippets: ${text}")
+  message(FATAL_ERROR "snippets: bad arguments")
+endfunction()
 if(NOT DEFINED ROOT OR "${ROOT}" STREQUAL "")
-  message(FATAL_ERROR "snippets: pass -DROOT=<repository root>")
+  _snip_usage("pass -DROOT=<repository root> [-DMODE=check|update]")
 endif()
 if(NOT DEFINED MODE OR "${MODE}" STREQUAL "")
   set(MODE check)
 endif()
 if(NOT MODE STREQUAL "check" AND NOT MODE STREQUAL "update")
-  message(FATAL_ERROR "snippets: MODE must be 'check' or 'update', not '${MODE}'")
+  _snip_usage("MODE must be 'check' or 'update', not '${MODE}'")
 endif()
 get_filename_component(ROOT "${ROOT}" ABSOLUTE)
 if(NOT IS_DIRECTORY "${ROOT}")
-  message(FATAL_ERROR "snippets: ROOT '${ROOT}' is not a directory")
+  _snip_usage("ROOT '${ROOT}' is not a directory")
 endif()
 
 # placeholders for the list-hostile bytes
