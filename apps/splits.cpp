@@ -1,1 +1,198 @@
-int main() {}
+// splits: what the adaptive splitter does. `count` prints leaf counts next to the no-steal theory,
+// `tree` draws one run's split tree, `sum` measures a parallel sum against a serial loop.
+#include <atomic>
+#include <bit>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <vector>
+
+#include <mini/splitter.hpp>
+
+#include "common.hpp"
+
+namespace {
+
+// `work` iterations of an empty loop per item, so that thieves have something to steal.
+void busy(std::size_t work) {
+    for (std::size_t k = 0; k < work; ++k) asm volatile("");
+}
+
+int worker_index() {
+    const mini::WorkerThread* w = mini::WorkerThread::current();
+    return w ? static_cast<int>(w->index()) : -1;
+}
+
+// Leaves and migrated pieces of one bridge run.
+struct Count {
+    std::size_t leaves = 0, migrated = 0;
+    Count operator+(const Count& o) const { return {leaves + o.leaves, migrated + o.migrated}; }
+};
+
+Count count_run(mini::ThreadPool& pool, std::size_t len, std::size_t work) {
+    std::atomic<std::size_t> migrated_splits{0};
+    Count c = mini::bridge<Count>(
+        pool, 0, len, 1,
+        [work](const mini::Piece& p) {
+            for (std::size_t i = p.begin; i < p.end; ++i) busy(work);
+            return Count{1, p.migrated ? 1u : 0u};
+        },
+        [](Count a, Count b) { return a + b; },
+        [&](const mini::Piece& p) { migrated_splits += p.migrated; });
+    c.migrated += migrated_splits.load();
+    return c;
+}
+
+// Leaves when nothing is stolen (chapter 3): a perfect tree of depth bit_width(T) inside the pool;
+// from outside, the injected first join marks both halves migrated, each resets to T and splits
+// once more: four times as many. With IGNORE_MIGRATED nothing resets and both are 2^bit_width(T).
+std::size_t theory(std::size_t threads, bool outside) {
+    const std::size_t inside = std::size_t{1} << std::bit_width(threads);
+    return outside && !mini::sabotage::ignore_migrated ? 4 * inside : inside;
+}
+
+int count(std::size_t threads, std::size_t len, std::size_t runs, std::size_t work,
+          double watchdog_s) {
+    fmt::print("leaf counts over [0, {}) on {} threads, {} runs, {} iterations of work per item\n",
+               len, threads, runs, work);
+    mini::ThreadPool pool(threads);
+    std::atomic<std::size_t> run{0};
+    mini::Watchdog dog(
+        "counting leaves", app::seconds(watchdog_s),
+        [&] { return pool.stats().joins + run.load(); },
+        [&] { return fmt::format("run {}/{}, {} joins", run.load() + 1, runs, pool.stats().joins); });
+    for (; run < runs; ++run) {
+        const Count out = count_run(pool, len, work);
+        const Count in = pool.install([&] { return count_run(pool, len, work); });
+        fmt::print("run {}: outside {:>4} (no-steal theory {:>4}, {:>3} pieces migrated)   "
+                   "inside {:>4} (theory {:>4}, {:>3} migrated)\n",
+                   run.load(), out.leaves, theory(threads, true), out.migrated, in.leaves,
+                   theory(threads, false), in.migrated);
+        std::fflush(stdout);
+    }
+    return app::ok;
+}
+
+struct Node {
+    bool migrated;
+    std::size_t splits;
+    int worker;
+    bool leaf;
+};
+
+void draw(const std::map<std::pair<std::size_t, std::size_t>, Node>& nodes, std::size_t begin,
+          std::size_t end, const std::string& indent, bool last, bool root) {
+    const Node& n = nodes.at({begin, end});
+    const std::string where = n.worker < 0 ? "outside" : fmt::format("worker {}", n.worker);
+    fmt::print("{}{}[{}, {}) {}{} splits {}, on {}\n", indent, root ? "" : (last ? "└─ " : "├─ "),
+               begin, end, n.leaf ? "leaf " : "", n.migrated ? "MIGRATED," : "", n.splits, where);
+    if (n.leaf) return;
+    const std::string child = indent + (root ? "" : (last ? "   " : "│  "));
+    const std::size_t mid = begin + (end - begin) / 2;
+    draw(nodes, begin, mid, child, false, false);
+    draw(nodes, mid, end, child, true, false);
+}
+
+int tree(std::size_t threads, std::size_t len, std::size_t work, bool inside, double watchdog_s) {
+    fmt::print("split tree of [0, {}) on {} threads, entered {} the pool, {} iterations per item\n",
+               len, threads, inside ? "inside" : "outside", work);
+    mini::ThreadPool pool(threads);
+    mini::Watchdog dog(
+        "drawing the split tree", app::seconds(watchdog_s), [&] { return pool.stats().joins; },
+        [&] { return fmt::format("{} joins", pool.stats().joins); });
+    std::mutex m;
+    std::map<std::pair<std::size_t, std::size_t>, Node> nodes;
+    auto record = [&](const mini::Piece& p, bool leaf) {
+        std::lock_guard lock(m);
+        nodes[{p.begin, p.end}] = Node{p.migrated, p.splits, worker_index(), leaf};
+    };
+    auto run = [&] {
+        return mini::bridge<std::size_t>(
+            pool, 0, len, 1,
+            [&](const mini::Piece& p) {
+                for (std::size_t i = p.begin; i < p.end; ++i) busy(work);
+                record(p, true);
+                return std::size_t{1};
+            },
+            [](std::size_t a, std::size_t b) { return a + b; },
+            [&](const mini::Piece& p) { record(p, false); });
+    };
+    const std::size_t leaves = inside ? pool.install(run) : run();
+    draw(nodes, 0, len, "", true, true);
+    fmt::print("{} leaves (no-steal theory {})\n", leaves, theory(threads, !inside));
+    return app::ok;
+}
+
+int sum(std::size_t threads, std::size_t len, std::size_t runs, double watchdog_s) {
+    fmt::print("sum of {} u64 on {} threads, {} runs\n", len, threads, runs);
+    std::vector<std::uint64_t> values(len);
+    std::iota(values.begin(), values.end(), std::uint64_t{1});
+    const std::uint64_t expected = std::accumulate(values.begin(), values.end(), std::uint64_t{0});
+    mini::ThreadPool pool(threads);
+    std::atomic<std::size_t> run{0}, phase{0};
+    mini::Watchdog dog(
+        "summing", app::seconds(watchdog_s), [&] { return pool.stats().joins + phase.load(); },
+        [&] { return fmt::format("run {}/{}, {} joins", run.load() + 1, runs, pool.stats().joins); });
+    std::vector<double> par, ser;
+    bool ok = true;
+    for (; run < runs; ++run) {
+        double t0 = app::now();
+        const std::uint64_t got = pool.install([&] { return mini::sum(pool, values); });
+        par.push_back(app::now() - t0);
+        ++phase;
+        t0 = app::now();
+        const std::uint64_t serial = pool.install(
+            [&] { return std::accumulate(values.begin(), values.end(), std::uint64_t{0}); });
+        ser.push_back(app::now() - t0);
+        ++phase;
+        ok &= got == expected && serial == expected;
+        fmt::print("run {}: parallel {:.4f} s, serial {:.4f} s, {}\n", run.load(), par.back(),
+                   ser.back(), got == expected ? "correct" : "WRONG");
+        std::fflush(stdout);
+    }
+    const double p = app::median(par), s = app::median(ser);
+    fmt::print("median {:.4f} s, serial {:.4f} s, speedup {:.2f}x on {} threads\n", p, s, s / p,
+               threads);
+    fmt::print("{}\n", ok ? "all results correct" : "WRONG RESULT");
+    return ok ? app::ok : app::wrong_result;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    app::banner("splits");
+    CLI::App cli{"The adaptive splitter over an index range.\n"
+                 "Exit codes: 0 ok, 1 wrong result, 2 usage error, 3 watchdog (no progress)."};
+    cli.require_subcommand(1);
+    std::size_t threads = 12, len = 1 << 20, runs = 5, work = 0;
+    bool inside = false;
+    double watchdog_s = 10;
+    const auto threads_range = CLI::Range(1, 256);
+    const auto len_range = CLI::Range(std::size_t{1}, std::size_t{1} << 40);
+    cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
+        ->check(CLI::Range(0.1, 3600.0));
+
+    auto* c = cli.add_subcommand("count", "leaf counts from outside and inside the pool");
+    c->add_option("THREADS", threads, "worker threads")->check(threads_range);
+    c->add_option("LEN", len, "range length")->check(len_range);
+    c->add_option("RUNS", runs, "runs")->check(CLI::Range(1, 10000));
+    c->add_option("--work", work, "iterations of busy work per item")->check(CLI::Range(0, 1000000));
+
+    auto* t = cli.add_subcommand("tree", "draw the split tree of one run");
+    t->add_option("THREADS", threads, "worker threads")->required()->check(threads_range);
+    t->add_option("LEN", len, "range length")->required()->check(CLI::Range(1, 1 << 20));
+    t->add_option("--work", work, "iterations of busy work per item")->check(CLI::Range(0, 1000000));
+    t->add_flag("--inside", inside, "enter the bridge inside install instead of from outside");
+
+    auto* s = cli.add_subcommand("sum", "parallel sum of LEN u64 against a serial loop");
+    s->add_option("THREADS", threads, "worker threads")->required()->check(threads_range);
+    s->add_option("LEN", len, "number of values (at most 2^28: 2 GiB)")
+        ->required()
+        ->check(CLI::Range(1, 1 << 28));
+    s->add_option("RUNS", runs, "runs")->required()->check(CLI::Range(1, 1000));
+
+    if (int code = app::parse(cli, argc, argv); code >= 0) return code;
+    if (c->parsed()) return count(threads, len, runs, work, watchdog_s);
+    if (t->parsed()) return tree(threads, len, work, inside, watchdog_s);
+    return sum(threads, len, runs, watchdog_s);
+}

@@ -1,0 +1,153 @@
+// join_context: results, the migrated flag, work while waiting; and the two sabotage symptoms.
+#include <mini/join.hpp>
+#include <mini/watchdog.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <thread>
+
+#include "helpers.hpp"
+
+using mini::FnContext;
+using mini::ThreadPool;
+
+namespace {
+
+std::uint64_t fib(unsigned n) {
+    if (n < 2) return n;
+    auto [a, b] = mini::join([=] { return fib(n - 1); }, [=] { return fib(n - 2); });
+    return a + b;
+}
+
+constexpr std::uint64_t fib_value(unsigned n) {
+    std::uint64_t a = 0, b = 1;
+    for (unsigned i = 0; i < n; ++i) b = std::exchange(a, b) + b;
+    return a;
+}
+
+// The outcome of one join whose B is forced to be stolen.
+struct Forced {
+    bool a_migrated, b_migrated;
+    std::thread::id a_thread, b_thread;
+    mini::Stats stats;
+};
+
+// On a pool of at least 2 threads: A wakes another worker (through the injector, which never
+// loses a wake-up) and waits until B has started on it; `then_b` runs inside B.
+template <class ThenB>
+Forced force_steal(ThreadPool& pool, ThenB then_b) {
+    Forced f{};
+    std::atomic<bool> b_started{false};
+    const mini::Stats before = pool.stats();
+    pool.install([&] {
+        mini::join_context(
+            [&](FnContext ctx) {
+                f.a_migrated = ctx.migrated();
+                f.a_thread = std::this_thread::get_id();
+                test::wake_a_worker(pool);
+                while (!b_started.load()) std::this_thread::yield(); // hand-off: B is elsewhere
+            },
+            [&](FnContext ctx) {
+                f.b_migrated = ctx.migrated();
+                f.b_thread = std::this_thread::get_id();
+                b_started = true;
+                then_b();
+            });
+    });
+    f.stats = pool.stats() - before;
+    return f;
+}
+
+} // namespace
+
+TEST_CASE("fib is correct on 1, 2, 4 and 12 threads", "[join]") {
+    const std::size_t threads = GENERATE(1, 2, 4, 12);
+    ThreadPool pool(threads);
+    for (unsigned n : {0u, 1u, 2u, 10u, 20u, 25u})
+        CHECK(pool.install([=] { return fib(n); }) == fib_value(n));
+}
+
+TEST_CASE("join returns both results, of any type", "[join]") {
+    ThreadPool pool(2);
+    const auto [s, d] = pool.install([] {
+        return mini::join([] { return std::string("left"); }, [] { return 2.5; });
+    });
+    CHECK(s == "left");
+    CHECK(d == 2.5);
+    const auto units = pool.install([] { return mini::join([] {}, [] {}); });
+    CHECK(units == std::pair(mini::Unit{}, mini::Unit{}));
+}
+
+TEST_CASE("a B popped back and run inline has not migrated", "[join]") {
+    ThreadPool pool(1); // nobody to steal it
+    const auto [a, b] = pool.install([] {
+        return mini::join_context([](FnContext c) { return c.migrated(); },
+                                  [](FnContext c) { return c.migrated(); });
+    });
+    CHECK_FALSE(a);
+    CHECK_FALSE(b);
+    CHECK(pool.stats().b_inline == 1);
+}
+
+TEST_CASE("a stolen B has migrated and ran on another thread", "[join]") {
+    ThreadPool pool(2);
+    const Forced f = force_steal(pool, [] {});
+    CHECK_FALSE(f.a_migrated);
+    CHECK(f.b_migrated);
+    CHECK(f.a_thread != f.b_thread);
+    CHECK(f.stats.b_stolen == 1);
+}
+
+TEST_CASE("both closures of a join called from outside the pool have migrated", "[join]") {
+    const std::size_t threads = GENERATE(1, 2);
+    ThreadPool pool(threads);
+    const auto [a, b] = mini::join_context(pool, [](FnContext c) { return c.migrated(); },
+                                           [](FnContext c) { return c.migrated(); });
+    CHECK(a);
+    CHECK(b);
+}
+
+TEST_CASE("an owner whose B was stolen runs other jobs while it waits", "[join][steal_wait]") {
+    ThreadPool pool(2);
+    // Inside the stolen B, B1 waits until B2 has started elsewhere: the only idle thread is the
+    // owner of B, waiting in wait_until, so it must steal B2 and run it while it waits.
+    std::atomic<bool> b2_started{false};
+    const Forced f = force_steal(pool, [&] {
+        mini::join(
+            [&] {
+                test::wake_a_worker(pool); // in case the owner already fell asleep
+                while (!b2_started.load()) std::this_thread::yield();
+            },
+            [&] { b2_started = true; });
+    });
+    CHECK(f.stats.b_stolen >= 2); // B, and B2
+    CHECK(f.stats.waited_jobs >= 1);
+}
+
+TEST_CASE("reverse: with NO_STEAL_WAIT a waiting owner runs nothing, and the result is right",
+          "[reverse][no_steal_wait]") {
+    ThreadPool pool(2);
+    std::uint64_t inner = 0;
+    const Forced f = force_steal(pool, [&] { inner = fib(22); });
+    CHECK(inner == fib_value(22));
+    CHECK(f.stats.b_stolen >= 1);
+    CHECK(f.stats.waited_jobs == 0);
+
+    ThreadPool wide(12);
+    for (int r = 0; r < 5; ++r) {
+        const mini::Stats before = wide.stats();
+        CHECK(wide.install([] { return fib(27); }) == fib_value(27));
+        CHECK((wide.stats() - before).waited_jobs == 0);
+    }
+}
+
+TEST_CASE("reverse: with BLOCK_WAIT one thread deadlocks at its first nested join",
+          "[reverse][block_wait]") {
+    ThreadPool pool(1);
+    mini::Watchdog dog("a nested join on a one-thread pool", test::watchdog_time,
+                       [&] { return pool.stats().joins; },
+                       [&] { return test::describe(pool.stats()); });
+    const auto result = pool.install([] { return fib(3); });
+    CHECK(result == 2); // not reached in the block-wait build: the watchdog exits 3 first
+}
