@@ -28,20 +28,31 @@ function(mini_add_test)
     set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}")
 endfunction()
 
-# mini_add_reverse_test(NAME n SABOTAGE switch COMMAND cmd... TIMEOUT s
-#                       EXPECT_EXIT code [EXPECT_OUTPUT regex])
+# mini_add_expect_test(NAME n COMMAND cmd... TIMEOUT s LABELS l... EXPECT_EXIT code
+#                      [EXPECT_OUTPUT regex] [BROKEN_BY switch...])
 # Passes only if the command exits with exactly EXPECT_EXIT and (if given) its output matches
 # EXPECT_OUTPUT. A crash, another exit code or a hang (killed 5 s before the ctest timeout) fails.
-function(mini_add_reverse_test)
-    cmake_parse_arguments(T "" "NAME;SABOTAGE;TIMEOUT;EXPECT_EXIT;EXPECT_OUTPUT" "COMMAND" ${ARGN})
-    if(NOT ${T_SABOTAGE})
+function(mini_add_expect_test)
+    cmake_parse_arguments(T "" "NAME;TIMEOUT;EXPECT_EXIT;EXPECT_OUTPUT" "COMMAND;LABELS;BROKEN_BY" ${ARGN})
+    _mini_broken(broken ${T_BROKEN_BY})
+    if(broken)
         return()
     endif()
     math(EXPR inner "${T_TIMEOUT} - 5")
     add_test(NAME ${T_NAME}
         COMMAND ${CMAKE_COMMAND} -DEXPECT_EXIT=${T_EXPECT_EXIT} "-DEXPECT_OUTPUT=${T_EXPECT_OUTPUT}"
                 -DTIMEOUT=${inner} -P ${MINI_EXPECT_SCRIPT} -- ${T_COMMAND})
-    set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "reverse")
+    set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}")
+endfunction()
+
+# mini_add_reverse_test(NAME n SABOTAGE switch COMMAND cmd... TIMEOUT s
+#                       EXPECT_EXIT code [EXPECT_OUTPUT regex])
+# A mini_add_expect_test registered only in the build where `switch` is ON, labelled `reverse`.
+function(mini_add_reverse_test)
+    cmake_parse_arguments(T "" "NAME;SABOTAGE" "" ${ARGN})
+    if(${T_SABOTAGE})
+        mini_add_expect_test(NAME ${T_NAME} LABELS reverse ${T_UNPARSED_ARGUMENTS})
+    endif()
 endfunction()
 
 # mini_catch_tests(target TIMEOUT s LABELS l... [BROKEN_BY switch...] [EXCLUDE switch tag ...])
