@@ -125,7 +125,7 @@ TEST_CASE("an owner whose B was stolen runs other jobs while it waits", "[join][
     CHECK(f.stats.waited_jobs >= 1);
 }
 
-TEST_CASE("reverse: with NO_STEAL_WAIT a waiting owner runs nothing, and the result is right",
+TEST_CASE("reverse: with NO_STEAL_WAIT a waiting owner runs nothing and the result is right",
           "[reverse][no_steal_wait]") {
     ThreadPool pool(2);
     std::uint64_t inner = 0;

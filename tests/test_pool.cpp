@@ -28,7 +28,8 @@ void bump_all(std::vector<std::atomic<int>>& slot, std::size_t begin, std::size_
 
 } // namespace
 
-TEST_CASE("every job runs exactly once, pushed from inside or injected from outside", "[pool]") {
+TEST_CASE("every job runs exactly once, pushed from inside or injected from outside",
+          "[pool][uses_join]") {
     const std::size_t threads = GENERATE(1, 2, 4, 12);
     ThreadPool pool(threads);
     constexpr std::size_t inside = 100'000, outside = 8 * 2'000;
@@ -77,7 +78,8 @@ TEST_CASE("install from inside a worker of the same pool runs inline", "[pool]")
     CHECK(outer != std::this_thread::get_id());
 }
 
-TEST_CASE("pools are created and destroyed in a loop, idle or busy, without hanging", "[pool]") {
+TEST_CASE("pools are created and destroyed in a loop, idle or busy, without hanging",
+          "[pool][uses_join]") {
     for (const std::size_t threads : {1, 12}) {
         for (int i = 0; i < 50; ++i) ThreadPool idle(threads); // destroyed before workers settle
         for (int i = 0; i < 50; ++i) {

@@ -104,7 +104,8 @@ TEST_CASE("the leaves cover the range exactly: disjoint, in order, nothing missi
     }
 }
 
-TEST_CASE("a range shorter than the number of leaves still splits into single items", "[splitter]") {
+TEST_CASE("a range shorter than the number of leaves still splits into single items",
+          "[splitter][adaptive]") {
     ThreadPool pool(1); // 8 leaves in theory from outside
     const auto ls = leaves(pool, 3, 1, false);
     CHECK(ls.size() == 3);
@@ -143,14 +144,14 @@ TEST_CASE("the parallel sum and for_each agree with serial loops", "[splitter]")
     CHECK(test::count_not_once(hit) == 0);
 }
 
-TEST_CASE("reverse: with IGNORE_MIGRATED one thread gives 2 leaves from outside, not 8",
+TEST_CASE("reverse: with IGNORE_MIGRATED one thread gives 2 leaves from outside and not 8",
           "[reverse][ignore_migrated]") {
     ThreadPool pool(1);
     for (int run = 0; run < 20; ++run)
         CHECK(mini::count_leaves(pool, 0, 1 << 20, [](std::size_t) {}) == 2);
 }
 
-TEST_CASE("reverse: with IGNORE_MIGRATED every count is the same power of two, steals or not",
+TEST_CASE("reverse: with IGNORE_MIGRATED every count is the same power of two with steals or not",
           "[reverse][ignore_migrated]") {
     for (const std::size_t threads : {4, 12}) {
         ThreadPool pool(threads);
