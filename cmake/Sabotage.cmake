@@ -1,11 +1,12 @@
-# The four sabotage switches. Each one removes or replaces exactly one line of the mechanism;
+# The sabotage switches. Each one removes or replaces exactly one line of the mechanism;
 # src/mini/sabotage.hpp turns them into constexpr bools.
 option(NO_RECHECK      "pool: a worker going to sleep skips the re-check for work"  OFF)
 option(BLOCK_WAIT      "join: block on B's latch instead of popping B back"          OFF)
 option(NO_STEAL_WAIT   "join: pop B back, but wait for a stolen B without working"   OFF)
 option(IGNORE_MIGRATED "splitter: try_split ignores the migrated flag"               OFF)
+option(TOUCH_AFTER_SET "latch: SpinLatch::set reads the latch after setting it"     OFF)
 
-set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED)
+set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED TOUCH_AFTER_SET)
 
 if(BLOCK_WAIT AND NO_STEAL_WAIT)
     message(FATAL_ERROR

@@ -55,6 +55,7 @@ namespace detail {
 // A thief may read a slot while the owner rewrites it only after the thief's CAS on top is bound
 // to fail (the owner overwrites slot i only once top has moved past i), so a torn T read there is
 // always thrown away.
+// ANCHOR: slot
 template <class T>
 class Slot {
     static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % sizeof(std::uintptr_t) == 0);
@@ -73,7 +74,9 @@ public:
         return std::bit_cast<T>(a);
     }
 };
+// ANCHOR_END: slot
 
+// ANCHOR: inner
 template <class T>
 struct Buffer {
     explicit Buffer(std::int64_t capacity) : cap(capacity), slots(new Slot<T>[capacity]) {}
@@ -91,6 +94,7 @@ struct Inner {
     std::vector<std::unique_ptr<Buffer<T>>> retired; // owner only; freed with the deque
     ~Inner() { delete buffer.load(std::memory_order_relaxed); }
 };
+// ANCHOR_END: inner
 
 } // namespace detail
 
@@ -149,6 +153,7 @@ public:
     }
 
 private:
+    // ANCHOR: grow
     // Owner only. The old buffer is retired, not freed: a thief may be reading it right now.
     detail::Buffer<T>* grow(detail::Buffer<T>* old, std::int64_t b, std::int64_t t) {
         auto* bigger = new detail::Buffer<T>(old->cap * 2);
@@ -159,6 +164,7 @@ private:
         inner_->buffer.store(bigger, std::memory_order_release);
         return bigger;
     }
+    // ANCHOR_END: grow
 
     std::shared_ptr<detail::Inner<T>> inner_;
 };
@@ -205,6 +211,7 @@ private:
 // crossbeam's lock-free Injector pays off for spawn-heavy programs, which this workbook leaves out.
 // The length is also kept in an atomic so that an idle worker can see "empty" without the lock;
 // that read is what the sleep protocol's fences order (see pool.hpp).
+// ANCHOR: injector
 template <class T>
 class Injector {
 public:
@@ -232,5 +239,6 @@ private:
     std::deque<T> queue_;
     std::atomic<std::size_t> len_{0};
 };
+// ANCHOR_END: injector
 
 } // namespace mini

@@ -46,8 +46,10 @@ struct Stats {
 // Per-worker counters: only the owner writes them, so an increment is a plain load and store.
 class Counter {
 public:
-    void bump() noexcept { v_.store(v_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
-    void add(std::uint64_t n) noexcept { v_.store(v_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
+    void add(std::uint64_t n) noexcept {
+        v_.store(v_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+    }
+    void bump() noexcept { add(1); }
     std::uint64_t get() const noexcept { return v_.load(std::memory_order_relaxed); }
 
 private:

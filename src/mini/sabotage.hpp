@@ -15,6 +15,7 @@ inline constexpr bool no_recheck = MINI_NO_RECHECK;           // chapter 1: pool
 inline constexpr bool block_wait = MINI_BLOCK_WAIT;           // chapter 2: join.hpp
 inline constexpr bool no_steal_wait = MINI_NO_STEAL_WAIT;     // chapter 2: join.hpp
 inline constexpr bool ignore_migrated = MINI_IGNORE_MIGRATED; // chapter 3: splitter.hpp
+inline constexpr bool touch_after_set = MINI_TOUCH_AFTER_SET; // chapter 2: latch.hpp
 
 static_assert(!(block_wait && no_steal_wait), "BLOCK_WAIT and NO_STEAL_WAIT replace the same line");
 

@@ -31,7 +31,9 @@ namespace test {
 // null and a sync point is one relaxed load and a not-taken branch, on a path that is about to
 // block anyway.
 enum class SyncPoint {
-    before_sleep, // a worker found no work and is about to take the sleep mutex
+    before_sleep,    // a worker found no work and is about to take the sleep mutex
+    after_latch_set, // SpinLatch::set has stored SET and not yet woken anyone
+    latch_set_done,  // SpinLatch::set is about to return
 };
 using SyncHook = void (*)(SyncPoint);
 inline std::atomic<SyncHook> sync_hook{nullptr};

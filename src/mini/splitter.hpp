@@ -79,6 +79,7 @@ struct Bridge {
 
 // Entered on the calling thread, as rayon's bridge is: inside a worker of `pool` the first join is
 // a plain one; from outside it is injected, and both halves start as migrated.
+// ANCHOR: bridge_entry
 template <class T, class Leaf, class Reduce, class Observe>
 T bridge(ThreadPool& pool, std::size_t begin, std::size_t end, std::size_t min_len, Leaf&& leaf,
          Reduce&& reduce, Observe&& observe) {
@@ -87,6 +88,7 @@ T bridge(ThreadPool& pool, std::size_t begin, std::size_t end, std::size_t min_l
         b{pool, std::max<std::size_t>(min_len, 1), leaf, reduce, observe};
     return b.run(begin, end, false, Splitter(pool.num_threads()));
 }
+// ANCHOR_END: bridge_entry
 
 template <class T, class Leaf, class Reduce>
 T bridge(ThreadPool& pool, std::size_t begin, std::size_t end, std::size_t min_len, Leaf&& leaf,
