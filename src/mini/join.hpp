@@ -31,6 +31,7 @@ private:
 
 namespace detail {
 
+// ANCHOR: wait_idle
 // Waiting without working, for the two sabotage switches: spin on the latch. (Not the pool's
 // condition variable: an injection's notify_one could pick this thread, which would not take the
 // job.) On an oversubscribed machine the spinning owner also burns the time slices a thief could
@@ -38,6 +39,7 @@ namespace detail {
 inline void wait_idle(const SpinLatch& latch) {
     while (!latch.probe()) __builtin_ia32_pause();
 }
+// ANCHOR_END: wait_idle
 
 // ANCHOR: join
 template <class A, class B>
