@@ -4,17 +4,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
+#include <future>
 
 int main(int argc, char** argv) {
     if (argc != 2) return 2;
     std::puts("WATCHDOG: stand-in output");
     std::fflush(stdout);
     if (std::strcmp(argv[1], "abort") == 0) std::abort();
-    if (std::strcmp(argv[1], "hang") == 0) {
-        std::mutex m;
-        m.lock();
-        m.lock(); // deadlocks on purpose
-    }
+    if (std::strcmp(argv[1], "hang") == 0) std::promise<void>().get_future().wait(); // never set
     return std::atoi(argv[1]);
 }

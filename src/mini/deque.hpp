@@ -210,8 +210,7 @@ private:
 // called from outside), once per outside call, while the hot path of a join never touches it.
 // crossbeam's lock-free Injector pays off for spawn-heavy programs, which this workbook leaves out.
 // The length is also kept in an atomic so that an idle worker can see "empty" without the lock;
-// that read is what the sleep protocol's fences order (see pool.hpp).
-// ANCHOR: injector
+// that read is what the sleep protocol's fences order (see sleep.hpp).
 template <class T>
 class Injector {
 public:
@@ -239,6 +238,5 @@ private:
     std::deque<T> queue_;
     std::atomic<std::size_t> len_{0};
 };
-// ANCHOR_END: injector
 
 } // namespace mini

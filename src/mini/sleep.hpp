@@ -55,8 +55,8 @@ public:
         test::sync_point(test::SyncPoint::before_sleep);
         std::unique_lock lock(mutex_);                       // 1. lock
         sleepers_.fetch_add(1, std::memory_order_relaxed);   // 2. register as sleeping
-        std::atomic_thread_fence(std::memory_order_seq_cst); // 3. fence: pairs with publish()'s
-        if constexpr (!sabotage::no_recheck) {
+        std::atomic_thread_fence(std::memory_order_seq_cst); // 3. fence: pairs with the publisher's
+        if constexpr (!sabotage::no_recheck) {               // [NO_RECHECK] skips step 4
             if (has_work()) {                                // 4. re-check for work
                 sleepers_.fetch_sub(1, std::memory_order_relaxed);
                 bump(rechecks_found_work_); // a wake-up that would have been lost
