@@ -1,0 +1,620 @@
+// compare: the workbook's pool side by side with oneTBB and OpenMP (chapter 5).
+//
+// Four workloads, each run by plain serial code, the workbook's pool (mini), oneTBB and OpenMP in
+// this one process; within every run the implementations take turns, in an order that rotates
+// from run to run, so that all of them meet the same machine. Every result is checked. At the end,
+// one table: medians, min–max and the ratio to mini. oneTBB and OpenMP are optional at configure
+// time (cmake/Compare.cmake): a missing one leaves its column empty and says why.
+#include <array>
+#include <atomic>
+#include <functional>
+#include <numeric>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <mini/join.hpp>
+#include <mini/splitter.hpp>
+
+#if MINI_HAVE_TBB
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/parallel_invoke.h>
+#include <oneapi/tbb/parallel_reduce.h>
+#include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/version.h>
+#endif
+
+#include "common.hpp"
+
+namespace {
+
+enum Impl { serial, workbook, onetbb, openmp, num_impls };
+constexpr std::array<const char*, num_impls> impl_names{"serial", "mini", "oneTBB", "OpenMP"};
+constexpr std::array<bool, num_impls> built{true, true, MINI_HAVE_TBB, MINI_HAVE_OPENMP};
+constexpr std::array<const char*, num_impls> absent{"", "", MINI_TBB_ABSENT, MINI_OPENMP_ABSENT};
+
+// ---- fib: every implementation runs the very same leaves -------------------------------------
+
+[[gnu::noinline]] std::uint64_t fib_leaf(unsigned n) { return n < 2 ? n : fib_leaf(n - 1) + fib_leaf(n - 2); }
+
+std::uint64_t fib_serial(unsigned n, unsigned cutoff) {
+    if (n <= cutoff || n < 2) return fib_leaf(n);
+    return fib_serial(n - 1, cutoff) + fib_serial(n - 2, cutoff);
+}
+
+// In each parallel version, fib(n - 2) is join's B (offered to thieves), fib(n - 1) is A (run here).
+// ANCHOR: fib_mini
+std::uint64_t fib_mini(unsigned n, unsigned cutoff) {
+    if (n <= cutoff || n < 2) return fib_leaf(n);
+    auto [a, b] = mini::join([=] { return fib_mini(n - 1, cutoff); },
+                             [=] { return fib_mini(n - 2, cutoff); });
+    return a + b;
+}
+// ANCHOR_END: fib_mini
+
+#if MINI_HAVE_TBB
+// parallel_invoke(f, g) spawns f and runs g itself, so f is B.
+// ANCHOR: fib_tbb
+std::uint64_t fib_tbb(unsigned n, unsigned cutoff) {
+    if (n <= cutoff || n < 2) return fib_leaf(n);
+    std::uint64_t a, b;
+    tbb::parallel_invoke([&] { b = fib_tbb(n - 2, cutoff); }, [&] { a = fib_tbb(n - 1, cutoff); });
+    return a + b;
+}
+// ANCHOR_END: fib_tbb
+#endif
+
+#if MINI_HAVE_OPENMP
+// ANCHOR: fib_omp
+std::uint64_t fib_omp(unsigned n, unsigned cutoff) {
+    if (n <= cutoff || n < 2) return fib_leaf(n);
+    std::uint64_t a, b;
+#pragma omp task shared(b) // B: a task any thread of the team may run
+    b = fib_omp(n - 2, cutoff);
+    a = fib_omp(n - 1, cutoff); // A: here
+#pragma omp taskwait
+    return a + b;
+}
+// ANCHOR_END: fib_omp
+
+std::uint64_t fib_omp_team(int threads, unsigned n, unsigned cutoff) {
+    std::uint64_t r = 0;
+#pragma omp parallel num_threads(threads)
+#pragma omp single
+    r = fib_omp(n, cutoff);
+    return r;
+}
+#endif
+
+// Joins made by fib(n) with this cutoff: one per call above the cutoff.
+std::uint64_t joins_of(unsigned n, unsigned cutoff) {
+    std::vector<std::uint64_t> j(n + 1, 0);
+    for (unsigned i = 2; i <= n; ++i) j[i] = i <= cutoff ? 0 : 1 + j[i - 1] + j[i - 2];
+    return j[n];
+}
+
+std::uint64_t fib_value(unsigned n) {
+    std::uint64_t a = 0, b = 1;
+    for (unsigned i = 0; i < n; ++i) b = std::exchange(a, b) + b;
+    return a;
+}
+
+// ---- sum of a vector --------------------------------------------------------------------------
+
+std::uint64_t sum_serial(const std::vector<std::uint64_t>& v) {
+    std::uint64_t s = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) s += v[i];
+    return s;
+}
+
+#if MINI_HAVE_TBB
+// ANCHOR: sum_tbb
+std::uint64_t sum_tbb(const std::vector<std::uint64_t>& v) {
+    return tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, v.size()), std::uint64_t{0},
+        [&v](const tbb::blocked_range<std::size_t>& r, std::uint64_t s) {
+            for (std::size_t i = r.begin(); i < r.end(); ++i) s += v[i];
+            return s;
+        },
+        std::plus<>{});
+}
+// ANCHOR_END: sum_tbb
+#endif
+
+#if MINI_HAVE_OPENMP
+// ANCHOR: sum_omp
+std::uint64_t sum_omp(int threads, const std::vector<std::uint64_t>& v) {
+    const std::uint64_t* p = v.data();
+    const std::size_t n = v.size();
+    std::uint64_t s = 0;
+#pragma omp parallel for reduction(+ : s) num_threads(threads)
+    for (std::size_t i = 0; i < n; ++i) s += p[i];
+    return s;
+}
+// ANCHOR_END: sum_omp
+#endif
+
+// ---- serial code on each CPU ------------------------------------------------------------------
+
+// The two vCPUs of a VM need not run at the same speed (here one ran a serial fib 1.5 times
+// slower than the other). So the serial code runs once on each CPU of the process, pinned, and
+// the serial column keeps the faster time: speedup is measured against the fastest single core.
+std::vector<int> serial_cpus() {
+    cpu_set_t set;
+    std::vector<int> cpus;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set)) cpus.push_back(c);
+    if (cpus.size() < 2 || cpus.size() > 4) cpus.clear(); // many CPUs: unpinned, once
+    return cpus;
+}
+
+// Pins the calling thread to one CPU for its lifetime. Threads created meanwhile would inherit
+// the pin, so none is: every runtime's threads exist before the first serial run.
+class Pin {
+public:
+    explicit Pin(int cpu) {
+        pthread_getaffinity_np(pthread_self(), sizeof old_, &old_);
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+    }
+    ~Pin() { pthread_setaffinity_np(pthread_self(), sizeof old_, &old_); }
+    Pin(const Pin&) = delete;
+    Pin& operator=(const Pin&) = delete;
+
+private:
+    cpu_set_t old_;
+};
+
+// Busy CPU seconds of the whole machine so far (/proc/stat), or a negative value if unknown: the
+// run reports how much of the machine other processes took meanwhile.
+double machine_busy_seconds() {
+    std::FILE* f = std::fopen("/proc/stat", "r");
+    if (!f) return -1;
+    unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
+    const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system,
+                              &idle, &iowait, &irq, &softirq, &steal);
+    std::fclose(f);
+    if (n != 8) return -1;
+    return double(user + nice + system + irq + softirq + steal) / double(sysconf(_SC_CLK_TCK));
+}
+
+// ---- the runtimes -----------------------------------------------------------------------------
+
+struct Runtimes {
+    explicit Runtimes(std::size_t t)
+        : threads(t), pool(t)
+#if MINI_HAVE_TBB
+          // THREADS workers in TBB's market: an arena of THREADS keeps one slot for the thread that
+          // calls execute() and gets THREADS - 1 workers; `outside` keeps none and gets THREADS.
+          , control(tbb::global_control::max_allowed_parallelism, t + 1), arena(int(t)),
+          outside(int(t), 0)
+#endif
+    {
+#if MINI_HAVE_TBB
+        arena1.initialize();
+        arena.initialize();
+        outside.initialize();
+#endif
+    }
+
+    std::size_t threads;
+    mini::ThreadPool pool1{1}, pool;
+#if MINI_HAVE_TBB
+    tbb::global_control control;
+    tbb::task_arena arena1{1}, arena, outside;
+#endif
+};
+
+// ---- the wake-up round trip (the lost_wakeup workload) ----------------------------------------
+
+struct Trips {
+    double secs, cpu_secs;
+    std::uint64_t executed;
+};
+
+// PRODUCERS outside threads, each submitting ROUNDS tiny jobs one at a time and waiting for each.
+template <class Submit>
+Trips round_trips(std::size_t producers, std::size_t rounds, std::atomic<std::uint64_t>& progress,
+                  Submit submit) {
+    std::atomic<std::uint64_t> executed{0};
+    const double t0 = app::now(), cpu0 = app::cpu_seconds();
+    std::vector<std::thread> ps;
+    for (std::size_t p = 0; p < producers; ++p)
+        ps.emplace_back([&] {
+            for (std::size_t r = 0; r < rounds; ++r) {
+                submit(executed);
+                progress.fetch_add(1, std::memory_order_relaxed);
+            }
+        });
+    for (auto& t : ps) t.join();
+    return {app::now() - t0, app::cpu_seconds() - cpu0, executed.load()};
+}
+
+// ---- the table --------------------------------------------------------------------------------
+
+enum RowId { join_1, join_t, fib, fib_speedup, sum, sum_speedup, trip, trip_cpu, trip_sleeps, idle, num_rows };
+
+struct Row {
+    std::string label;
+    enum Kind { measured, speedup, plain } kind = measured;
+    std::array<std::vector<double>, num_impls> samples{};
+    std::array<std::string, num_impls> note{}; // instead of numbers: n/a, missing
+};
+
+std::string num(double v) {
+    return v >= 100 ? fmt::format("{:.0f}", v) : v >= 10 ? fmt::format("{:.1f}", v) : fmt::format("{:.2f}", v);
+}
+
+std::size_t width(const std::string& s) { // display width of UTF-8 text
+    std::size_t w = 0;
+    for (unsigned char c : s) w += (c & 0xC0) != 0x80;
+    return w;
+}
+
+std::string pad(const std::string& s, std::size_t w) { return s + std::string(w - std::min(w, width(s)), ' '); }
+
+std::string cell(const std::vector<Row>& rows, const Row& row, int impl) {
+    if (!row.note[impl].empty()) return row.note[impl];
+    if (row.kind == Row::speedup) {
+        const Row& base = rows[&row - rows.data() - 1];
+        if (impl == serial) return "(baseline)";
+        return fmt::format("{:.2f}x", app::median(base.samples[serial]) / app::median(base.samples[impl]));
+    }
+    const auto& s = row.samples[impl];
+    if (s.empty()) return "";
+    const auto [lo, hi] = std::minmax_element(s.begin(), s.end());
+    std::string c = fmt::format("{} [{}–{}]", num(app::median(s)), num(*lo), num(*hi));
+    if (row.kind == Row::measured && impl != workbook && !row.samples[workbook].empty())
+        c += fmt::format(" ×{:.2f}", app::median(s) / app::median(row.samples[workbook]));
+    return c;
+}
+
+void print_table(const std::vector<Row>& rows) {
+    std::vector<std::array<std::string, num_impls + 1>> text;
+    text.push_back({"workload [unit]", impl_names[0], impl_names[1], impl_names[2], impl_names[3]});
+    for (const Row& r : rows) {
+        if (r.label.empty()) continue;
+        text.push_back({r.label, cell(rows, r, 0), cell(rows, r, 1), cell(rows, r, 2), cell(rows, r, 3)});
+    }
+    std::array<std::size_t, num_impls + 1> w{};
+    for (const auto& line : text)
+        for (std::size_t c = 0; c < line.size(); ++c) w[c] = std::max(w[c], width(line[c]));
+    for (const auto& line : text) {
+        std::string out;
+        for (std::size_t c = 0; c < line.size(); ++c) out += pad(line[c], w[c] + 2);
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+        fmt::print("{}\n", out);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    app::banner("compare");
+    CLI::App cli{"The workbook's pool (mini) side by side with oneTBB and OpenMP, and serial code:\n"
+                 "join overhead, fib(36) with cutoff 15, a sum of 2^24 u64, wake-up round trips.\n"
+                 "Prints one table of medians, min–max and ratios to mini; never asserts a timing.\n"
+                 "Exit codes: 0 all results correct, 1 wrong result, 2 usage error, 3 watchdog (no progress)."};
+    std::size_t threads = 2, runs = 5, producers = 4, rounds = 10000;
+    bool quick = false;
+    double watchdog_s = 30;
+    unsigned pause_ms = 20;
+    cli.add_option("THREADS", threads, "threads of each runtime")->check(CLI::Range(1, 256));
+    cli.add_option("RUNS", runs, "runs; every implementation is timed once per run")->check(CLI::Range(1, 1000));
+    cli.add_flag("--quick", quick, "small sizes, for the smoke test: fib(20), fib(27)/10, 2^16 u64, 200 trips");
+    cli.add_option("--producers", producers, "outside threads in the wake-up workload")->check(CLI::Range(1, 64));
+    cli.add_option("--rounds", rounds, "round trips per producer (default 10000; --quick: 50)")
+        ->check(CLI::Range(1, 10000000));
+    cli.add_option("--pause", pause_ms, "milliseconds of sleep before each measurement (default 20), so "
+                                        "that the previous implementation's threads go idle")
+        ->check(CLI::Range(0, 1000));
+    cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
+        ->check(CLI::Range(0.1, 3600.0));
+    if (int code = app::parse(cli, argc, argv); code >= 0) return code;
+
+    const unsigned join_n = quick ? 20 : 30, fib_n = quick ? 27 : 36, cutoff = quick ? 10 : 15;
+    const std::size_t len = quick ? std::size_t{1} << 16 : std::size_t{1} << 24;
+    if (quick && cli.count("--rounds") == 0) rounds = 50;
+    const std::uint64_t trips_per_run = producers * rounds;
+
+    fmt::print("{} threads, {} runs{}; join: fib({}) with every call a join; fib({}) with cutoff {}; "
+               "sum of {} u64; wake-up: {} producers x {} round trips\n",
+               threads, runs, quick ? " (--quick)" : "", join_n, fib_n, cutoff, len, producers, rounds);
+#if MINI_HAVE_TBB
+    fmt::print("oneTBB {} (runtime {})", TBB_VERSION_STRING, TBB_runtime_version());
+#else
+    fmt::print("oneTBB {}", MINI_TBB_ABSENT);
+#endif
+#if MINI_HAVE_OPENMP
+    fmt::print(", OpenMP {} ({})", _OPENMP, "libgomp, g++ " __VERSION__);
+#else
+    fmt::print(", OpenMP {}", MINI_OPENMP_ABSENT);
+#endif
+    fmt::print("\n");
+    std::fflush(stdout);
+
+    Runtimes rt(threads);
+    std::vector<std::uint64_t> values(len);
+    std::iota(values.begin(), values.end(), std::uint64_t{1});
+    const std::uint64_t sum_expected = std::uint64_t(len) * (len + 1) / 2;
+    const std::uint64_t join_expected = fib_value(join_n), fib_expected = fib_value(fib_n);
+    const double joins = double(joins_of(join_n, 0));
+
+    std::vector<Row> rows(num_rows);
+    rows[join_1].label = fmt::format("join, fib({}), 1 thread [ns/join]", join_n);
+    if (threads != 1) rows[join_t].label = fmt::format("join, fib({}), {} threads [ns/join]", join_n, threads);
+    rows[fib].label = fmt::format("fib({}), cutoff {} [ms]", fib_n, cutoff);
+    rows[fib_speedup] = {"  speedup over serial", Row::speedup};
+    rows[sum].label = fmt::format("sum of {} u64 [ms]", len);
+    rows[sum_speedup] = {"  speedup over serial", Row::speedup};
+    rows[trip].label = fmt::format("wake-up round trip [us/trip]");
+    rows[trip_cpu] = {"  CPU per round trip [us/trip]", Row::measured};
+    rows[trip_sleeps] = {"  worker sleeps per round trip", Row::plain};
+    if (pause_ms > 0) rows[idle] = {fmt::format("CPU in the {} ms pause after a job [ms]", pause_ms), Row::plain};
+    for (RowId r : {trip, trip_cpu, trip_sleeps}) rows[r].note[serial] = "n/a";
+    for (RowId r : {trip, trip_cpu, trip_sleeps}) rows[r].note[openmp] = "n/a [1]";
+    rows[trip_sleeps].note[onetbb] = "not counted";
+    for (int i : {onetbb, openmp}) {
+        if (built[i]) continue;
+        bool first = true;
+        for (Row& r : rows) {
+            if (r.label.empty()) continue;
+            r.note[i] = first ? absent[i] : std::string(absent[i]).substr(0, std::string(absent[i]).find(' '));
+            first = false;
+        }
+    }
+
+    std::atomic<std::uint64_t> progress{0};
+    std::atomic<int> at_row{0}, at_impl{0};
+    std::atomic<std::size_t> run{0};
+    mini::Watchdog dog(
+        "running compare", app::seconds(watchdog_s), [&] { return progress.load(); },
+        [&] {
+            return fmt::format("run {}/{}, {} on {}, {} steps done", run.load() + 1, runs,
+                               rows[at_row.load()].label, impl_names[at_impl.load()], progress.load());
+        });
+
+    bool all_ok = true;
+    auto check = [&](RowId r, int impl, std::uint64_t got, std::uint64_t expected) {
+        if (got == expected) return true;
+        fmt::print("WRONG: {} on {}: got {}, expected {}\n", rows[r].label, impl_names[impl], got, expected);
+        all_ok = false;
+        return false;
+    };
+    // Times one call of f, checks its result and records the time in `unit`s per `per`. Serial
+    // code runs on each CPU in turn and records the fastest.
+    const std::vector<int> cpus = serial_cpus();
+    std::array<std::vector<std::vector<double>>, num_rows> per_cpu; // serial times by CPU
+    for (auto& v : per_cpu) v.resize(cpus.size());
+    auto timed = [&](RowId r, int impl, double unit, double per, std::uint64_t expected, auto&& f) {
+        auto once = [&] {
+            const double t0 = app::now();
+            const std::uint64_t got = f();
+            const double secs = app::now() - t0;
+            return check(r, impl, got, expected) ? std::optional(secs / unit / per) : std::nullopt;
+        };
+        if (impl != serial || cpus.empty()) {
+            if (auto v = once()) rows[r].samples[impl].push_back(*v);
+            return;
+        }
+        std::optional<double> best;
+        for (std::size_t i = 0; i < cpus.size(); ++i) {
+            const Pin pin(cpus[i]);
+            const std::optional<double> v = once();
+            if (!v) return;
+            per_cpu[r][i].push_back(*v);
+            best = std::min(best.value_or(*v), *v);
+        }
+        rows[r].samples[impl].push_back(*best);
+    };
+
+    // The pool's own counters for each of mini's runs: how many Bs were stolen, how often a
+    // worker slept. They explain the times.
+    // `started`: when the closure given to install began to run on a worker, so that the time
+    // from the call to then (a worker's wake-up, the caller does not work) can be printed.
+    std::array<std::vector<mini::Stats>, num_rows> counters;
+    // `threads_busy`: the process's CPU time over the wall time, that is how many threads were working on
+    // average (the caller blocks, so at most THREADS; a sleeping worker lowers it).
+    std::array<std::vector<double>, num_rows> start_us, threads_busy;
+    double started = 0;
+    auto counted = [&](RowId r, mini::ThreadPool& pool, auto&& run_it) {
+        const mini::Stats before = pool.stats();
+        const double t0 = app::now(), cpu0 = app::cpu_seconds();
+        run_it();
+        const double wall = app::now() - t0;
+        counters[r].push_back(pool.stats() - before);
+        start_us[r].push_back((started - t0) * 1e6);
+        threads_busy[r].push_back((app::cpu_seconds() - cpu0) / wall);
+    };
+
+    // One measurement of workload `r` by implementation `impl`, if that one runs it.
+    auto measure = [&](RowId r, int impl) {
+        const bool one = r == join_1;
+        mini::ThreadPool& pool = one ? rt.pool1 : rt.pool;
+        [[maybe_unused]] const int t = one ? 1 : int(threads);
+#if MINI_HAVE_TBB
+        tbb::task_arena& arena = one ? rt.arena1 : rt.arena;
+#endif
+        const unsigned n = r == fib ? fib_n : join_n, c = r == fib ? cutoff : 0;
+        const std::uint64_t expected = r == fib ? fib_expected : join_expected;
+        const double unit = r == fib ? 1e-3 : 1e-9, per = r == fib ? 1 : joins;
+        if (r == join_1 || r == join_t || r == fib) {
+            switch (impl) {
+            case serial: timed(r, impl, unit, per, expected, [&] { return fib_serial(n, c); }); break;
+            case workbook:
+                counted(r, pool, [&] {
+                    timed(r, impl, unit, per, expected, [&] {
+                        return pool.install([&] { return started = app::now(), fib_mini(n, c); });
+                    });
+                });
+                break;
+#if MINI_HAVE_TBB
+            case onetbb:
+                timed(r, impl, unit, per, expected, [&] { return arena.execute([&] { return fib_tbb(n, c); }); });
+                break;
+#endif
+#if MINI_HAVE_OPENMP
+            case openmp: timed(r, impl, unit, per, expected, [&] { return fib_omp_team(t, n, c); }); break;
+#endif
+            }
+        } else if (r == sum) {
+            switch (impl) {
+            case serial: timed(r, impl, 1e-3, 1, sum_expected, [&] { return sum_serial(values); }); break;
+            case workbook:
+                counted(r, pool, [&] {
+                    timed(r, impl, 1e-3, 1, sum_expected,
+                          [&] { return pool.install([&] { return started = app::now(), mini::sum(pool, values); }); });
+                });
+                break;
+#if MINI_HAVE_TBB
+            case onetbb:
+                timed(r, impl, 1e-3, 1, sum_expected, [&] { return arena.execute([&] { return sum_tbb(values); }); });
+                break;
+#endif
+#if MINI_HAVE_OPENMP
+            case openmp: timed(r, impl, 1e-3, 1, sum_expected, [&] { return sum_omp(t, values); }); break;
+#endif
+            }
+        } else if (r == trip) {
+            std::optional<Trips> got;
+            double sleeps = 0;
+            if (impl == workbook) {
+                const std::uint64_t before = pool.stats().sleeps;
+                // ANCHOR: trip_mini
+                got = round_trips(producers, rounds, progress, [&](std::atomic<std::uint64_t>& executed) {
+                    pool.install([&] { executed.fetch_add(1, std::memory_order_relaxed); });
+                });
+                // ANCHOR_END: trip_mini
+                sleeps = double(pool.stats().sleeps - before);
+            }
+#if MINI_HAVE_TBB
+            if (impl == onetbb) {
+                // The producer waits on the same LockLatch that mini's install waits on.
+                // ANCHOR: trip_tbb
+                got = round_trips(producers, rounds, progress, [&](std::atomic<std::uint64_t>& executed) {
+                    mini::LockLatch latch;
+                    rt.outside.enqueue([&] {
+                        executed.fetch_add(1, std::memory_order_relaxed);
+                        mini::LockLatch::set(&latch);
+                    });
+                    latch.wait();
+                });
+                // ANCHOR_END: trip_tbb
+            }
+#endif
+            if (got && check(trip, impl, got->executed, trips_per_run)) {
+                rows[trip].samples[impl].push_back(got->secs / trips_per_run * 1e6);
+                rows[trip_cpu].samples[impl].push_back(got->cpu_secs / trips_per_run * 1e6);
+                if (impl == workbook) rows[trip_sleeps].samples[impl].push_back(sleeps / trips_per_run);
+            }
+        }
+    };
+
+    auto runs_it = [&](RowId r, int impl) {
+        return !rows[r].label.empty() && built[impl] && rows[r].note[impl].empty();
+    };
+    // Warm-up, not recorded: the first parallel region creates OpenMP's team, and so on.
+    for (RowId r : {join_1, join_t})
+        for (int impl = 0; impl < num_impls; ++impl)
+            if (runs_it(r, impl)) measure(r, impl);
+    for (RowId r : {join_1, join_t}) rows[r].samples = {}, counters[r].clear(), start_us[r].clear(), threads_busy[r].clear();
+
+    const double wall0 = app::now(), busy0 = machine_busy_seconds(), own0 = app::cpu_seconds();
+    int last = -1; // the implementation measured last
+    for (; run < runs; ++run) {
+        const double t0 = app::now();
+        for (RowId r : {join_1, join_t, fib, sum, trip}) {
+            for (int k = 0; k < num_impls; ++k) {
+                const int impl = int((run + k) % num_impls); // the order rotates from run to run
+                if (!runs_it(r, impl)) continue;
+                at_row = r, at_impl = impl;
+                // Let the threads of the previous implementation go idle and fall asleep (libgomp
+                // and oneTBB spin for a while first), so they take no core from this one; what
+                // they burn meanwhile is the `idle` row.
+                const double cpu0 = app::cpu_seconds();
+                std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+                if (last >= 0 && pause_ms > 0)
+                    rows[idle].samples[last].push_back((app::cpu_seconds() - cpu0) * 1e3);
+                measure(r, impl);
+                last = impl;
+                progress.fetch_add(1, std::memory_order_relaxed);
+            }
+        }
+        fmt::print("run {}/{} done in {:.1f} s\n", run.load() + 1, runs, app::now() - t0);
+        std::fflush(stdout);
+    }
+
+    const double wall = app::now() - wall0, own = app::cpu_seconds() - own0;
+    const double busy = machine_busy_seconds() - busy0;
+
+    fmt::print("\n");
+    print_table(rows);
+    fmt::print("mini's counters per run, median [min–max]:\n");
+    for (RowId r : {join_t, fib, sum}) {
+        if (rows[r].label.empty() || counters[r].empty()) continue;
+        auto field = [&](auto get) {
+            std::vector<double> v;
+            for (const mini::Stats& st : counters[r]) v.push_back(double(get(st)));
+            const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+            return fmt::format("{:.0f} [{:.0f}–{:.0f}]", app::median(v), *lo, *hi);
+        };
+        const auto none = std::count_if(counters[r].begin(), counters[r].end(),
+                                        [](const mini::Stats& st) { return st.b_stolen == 0; });
+        const auto [lo, hi] = std::minmax_element(start_us[r].begin(), start_us[r].end());
+        const auto [blo, bhi] = std::minmax_element(threads_busy[r].begin(), threads_busy[r].end());
+        fmt::print("  {}: joins {}, B stolen {}, sleeps {}; runs with no B stolen: {} of {}; "
+                   "started on a worker after {:.0f} [{:.0f}–{:.0f}] us; CPU/wall {:.2f} [{:.2f}–{:.2f}]\n",
+                   rows[r].label.substr(0, rows[r].label.find(" [")),
+                   field([](const mini::Stats& st) { return st.joins; }),
+                   field([](const mini::Stats& st) { return st.b_stolen; }),
+                   field([](const mini::Stats& st) { return st.sleeps; }), none, counters[r].size(),
+                   app::median(start_us[r]), *lo, *hi, app::median(threads_busy[r]), *blo, *bhi);
+    }
+    if (!cpus.empty() && !rows[fib].samples[serial].empty()) {
+        fmt::print("serial on each CPU, pinned (median; the serial column takes the faster CPU of each run):\n");
+        std::size_t w = 0;
+        for (RowId r : {join_1, join_t, fib, sum}) w = std::max(w, width(rows[r].label));
+        for (RowId r : {join_1, join_t, fib, sum}) {
+            if (rows[r].label.empty()) continue;
+            std::string line = "  " + pad(rows[r].label, w);
+            for (std::size_t i = 0; i < cpus.size(); ++i)
+                line += fmt::format("  cpu {} {}", cpus[i], num(app::median(per_cpu[r][i])));
+            fmt::print("{}\n", line);
+        }
+        if (cpus.size() == threads) {
+            // With one thread per CPU, the best a perfect split can do: every CPU works all the
+            // time, each at its own speed.
+            const double fastest = app::median(rows[fib].samples[serial]);
+            double ideal = 0;
+            for (const auto& v : per_cpu[fib]) ideal += fastest / app::median(v);
+            fmt::print("  fib: ideal speedup with one thread per CPU at these speeds {:.2f}x\n", ideal);
+        }
+    }
+    fmt::print("[a–b]: min–max over {} runs; ×r: median / mini's median (above 1: slower than mini, "
+               "or more CPU); speedup: serial median / median; serial: the faster CPU of each run.\n"
+               "join, serial column: the same recursion without join, per call that would join.\n"
+               "CPU in the pause: user + system time of the process while it sleeps 20 ms after a "
+               "job of this column, before the next one (its threads spinning before they sleep).\n"
+               "wake-up: {} outside threads each submit one tiny job and wait for it; us/trip = wall "
+               "time / all trips; CPU = user + system time of the whole process / all trips.\n"
+               "[1] OpenMP has no way for a thread outside a parallel region to hand a task to a "
+               "running team: there is no equivalent of install or enqueue.\n",
+               runs, producers);
+    if (busy0 >= 0 && busy >= 0) {
+        const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        fmt::print("machine: {} CPUs; during the {:.1f} s of runs this process used {:.1f} CPU s, other "
+                   "processes {:.1f} CPU s ({:.0f}% of the machine)\n",
+                   ncpu, wall, own, std::max(0.0, busy - own),
+                   100 * std::max(0.0, busy - own) / (wall * double(ncpu)));
+    }
+    fmt::print("{}\n", all_ok ? "all results correct" : "WRONG RESULT");
+    return all_ok ? app::ok : app::wrong_result;
+}
