@@ -1,11 +1,13 @@
-// What the three drivers share: the banner, exit codes, argument parsing, timing.
+// What the drivers share: the banner, exit codes, argument parsing, timing, the round trip.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -57,6 +59,31 @@ inline double median(std::vector<double> v) {
 
 inline std::chrono::milliseconds seconds(double s) {
     return std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000));
+}
+
+// The wake-up round trip, the workload of lost_wakeup and of compare's last row: PRODUCERS
+// outside threads, each submitting ROUNDS tiny jobs one at a time and waiting for each.
+struct Trips {
+    double secs, cpu_secs;
+    std::uint64_t executed; // jobs that ran: producers * rounds when nothing was lost
+};
+
+// submit(executed) submits one job that bumps `executed`, and waits for it.
+template <class Submit>
+Trips round_trips(std::size_t producers, std::size_t rounds, std::atomic<std::uint64_t>& progress,
+                  Submit submit) {
+    std::atomic<std::uint64_t> executed{0};
+    const double t0 = now(), cpu0 = cpu_seconds();
+    std::vector<std::thread> ps;
+    for (std::size_t p = 0; p < producers; ++p)
+        ps.emplace_back([&] {
+            for (std::size_t r = 0; r < rounds; ++r) {
+                submit(executed);
+                progress.fetch_add(1, std::memory_order_relaxed);
+            }
+        });
+    for (auto& t : ps) t.join();
+    return {now() - t0, cpu_seconds() - cpu0, executed.load()};
 }
 
 } // namespace app

@@ -30,6 +30,7 @@
 #endif
 
 #include "common.hpp"
+#include "fib.hpp"
 
 namespace {
 
@@ -38,24 +39,10 @@ constexpr std::array<const char*, num_impls> impl_names{"serial", "mini", "oneTB
 constexpr std::array<bool, num_impls> built{true, true, MINI_HAVE_TBB, MINI_HAVE_OPENMP};
 constexpr std::array<const char*, num_impls> absent{"", "", MINI_TBB_ABSENT, MINI_OPENMP_ABSENT};
 
-// ---- fib: every implementation runs the very same leaves -------------------------------------
+// ---- fib (apps/fib.hpp): every implementation runs the very same leaves ------------------------
 
-[[gnu::noinline]] std::uint64_t fib_leaf(unsigned n) { return n < 2 ? n : fib_leaf(n - 1) + fib_leaf(n - 2); }
-
-std::uint64_t fib_serial(unsigned n, unsigned cutoff) {
-    if (n <= cutoff || n < 2) return fib_leaf(n);
-    return fib_serial(n - 1, cutoff) + fib_serial(n - 2, cutoff);
-}
-
-// In each parallel version, fib(n - 2) is join's B (offered to thieves), fib(n - 1) is A (run here).
-// ANCHOR: fib_mini
-std::uint64_t fib_mini(unsigned n, unsigned cutoff) {
-    if (n <= cutoff || n < 2) return fib_leaf(n);
-    auto [a, b] = mini::join([=] { return fib_mini(n - 1, cutoff); },
-                             [=] { return fib_mini(n - 2, cutoff); });
-    return a + b;
-}
-// ANCHOR_END: fib_mini
+using app::fib_leaf;
+using app::fib_serial;
 
 #if MINI_HAVE_TBB
 // parallel_invoke(f, g) spawns f and runs g itself, so f is B.
@@ -90,19 +77,6 @@ std::uint64_t fib_omp_team(int threads, unsigned n, unsigned cutoff) {
     return r;
 }
 #endif
-
-// Joins made by fib(n) with this cutoff: one per call above the cutoff.
-std::uint64_t joins_of(unsigned n, unsigned cutoff) {
-    std::vector<std::uint64_t> j(n + 1, 0);
-    for (unsigned i = 2; i <= n; ++i) j[i] = i <= cutoff ? 0 : 1 + j[i - 1] + j[i - 2];
-    return j[n];
-}
-
-std::uint64_t fib_value(unsigned n) {
-    std::uint64_t a = 0, b = 1;
-    for (unsigned i = 0; i < n; ++i) b = std::exchange(a, b) + b;
-    return a;
-}
 
 // ---- sum of a vector --------------------------------------------------------------------------
 
@@ -213,31 +187,6 @@ struct Runtimes {
 #endif
 };
 
-// ---- the wake-up round trip (the lost_wakeup workload) ----------------------------------------
-
-struct Trips {
-    double secs, cpu_secs;
-    std::uint64_t executed;
-};
-
-// PRODUCERS outside threads, each submitting ROUNDS tiny jobs one at a time and waiting for each.
-template <class Submit>
-Trips round_trips(std::size_t producers, std::size_t rounds, std::atomic<std::uint64_t>& progress,
-                  Submit submit) {
-    std::atomic<std::uint64_t> executed{0};
-    const double t0 = app::now(), cpu0 = app::cpu_seconds();
-    std::vector<std::thread> ps;
-    for (std::size_t p = 0; p < producers; ++p)
-        ps.emplace_back([&] {
-            for (std::size_t r = 0; r < rounds; ++r) {
-                submit(executed);
-                progress.fetch_add(1, std::memory_order_relaxed);
-            }
-        });
-    for (auto& t : ps) t.join();
-    return {app::now() - t0, app::cpu_seconds() - cpu0, executed.load()};
-}
-
 // ---- the table --------------------------------------------------------------------------------
 
 enum RowId { join_1, join_t, fib, fib_speedup, sum, sum_speedup, trip, trip_cpu, trip_sleeps, idle, num_rows };
@@ -345,8 +294,8 @@ int main(int argc, char** argv) {
     std::vector<std::uint64_t> values(len);
     std::iota(values.begin(), values.end(), std::uint64_t{1});
     const std::uint64_t sum_expected = std::uint64_t(len) * (len + 1) / 2;
-    const std::uint64_t join_expected = fib_value(join_n), fib_expected = fib_value(fib_n);
-    const double joins = double(joins_of(join_n, 0));
+    const std::uint64_t join_expected = app::fib_value(join_n), fib_expected = app::fib_value(fib_n);
+    const double joins = double(app::joins_of(join_n, 0));
 
     std::vector<Row> rows(num_rows);
     rows[join_1].label = fmt::format("join, fib({}), 1 thread [ns/join]", join_n);
@@ -452,7 +401,7 @@ int main(int argc, char** argv) {
             case workbook:
                 counted(r, pool, [&] {
                     timed(r, impl, unit, per, expected, [&] {
-                        return pool.install([&] { return started = app::now(), fib_mini(n, c); });
+                        return pool.install([&] { return started = app::now(), app::fib(n, c); });
                     });
                 });
                 break;
@@ -484,12 +433,12 @@ int main(int argc, char** argv) {
 #endif
             }
         } else if (r == trip) {
-            std::optional<Trips> got;
+            std::optional<app::Trips> got;
             double sleeps = 0;
             if (impl == workbook) {
                 const std::uint64_t before = pool.stats().sleeps;
                 // ANCHOR: trip_mini
-                got = round_trips(producers, rounds, progress, [&](std::atomic<std::uint64_t>& executed) {
+                got = app::round_trips(producers, rounds, progress, [&](std::atomic<std::uint64_t>& executed) {
                     pool.install([&] { executed.fetch_add(1, std::memory_order_relaxed); });
                 });
                 // ANCHOR_END: trip_mini
@@ -499,7 +448,7 @@ int main(int argc, char** argv) {
             if (impl == onetbb) {
                 // The producer waits on the same LockLatch that mini's install waits on.
                 // ANCHOR: trip_tbb
-                got = round_trips(producers, rounds, progress, [&](std::atomic<std::uint64_t>& executed) {
+                got = app::round_trips(producers, rounds, progress, [&](std::atomic<std::uint64_t>& executed) {
                     mini::LockLatch latch;
                     rt.outside.enqueue([&] {
                         executed.fetch_add(1, std::memory_order_relaxed);

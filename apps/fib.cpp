@@ -5,30 +5,8 @@
 #include <atomic>
 #include <vector>
 
-#include <mini/join.hpp>
-
 #include "common.hpp"
-
-namespace {
-
-// The leaf, out of line so that the parallel and the serial version run the very same code.
-[[gnu::noinline]] std::uint64_t fib_leaf(unsigned n) { return n < 2 ? n : fib_leaf(n - 1) + fib_leaf(n - 2); }
-
-// The serial baseline: the same recursion and leaves, no join.
-std::uint64_t fib_serial(unsigned n, unsigned cutoff) {
-    if (n <= cutoff || n < 2) return fib_leaf(n);
-    return fib_serial(n - 1, cutoff) + fib_serial(n - 2, cutoff);
-}
-
-// ANCHOR: fib
-std::uint64_t fib(unsigned n, unsigned cutoff) {
-    if (n <= cutoff || n < 2) return fib_leaf(n);
-    auto [a, b] = mini::join([=] { return fib(n - 1, cutoff); }, [=] { return fib(n - 2, cutoff); });
-    return a + b;
-}
-// ANCHOR_END: fib
-
-} // namespace
+#include "fib.hpp"
 
 int main(int argc, char** argv) {
     app::banner("fib");
@@ -51,12 +29,7 @@ int main(int argc, char** argv) {
                runs, watchdog_s);
     std::fflush(stdout);
     mini::ThreadPool pool(threads);
-    const std::uint64_t expected = [&] {
-        // The serial value, computed fast (the timed serial runs come last).
-        std::uint64_t a = 0, b = 1;
-        for (unsigned i = 0; i < n; ++i) b = std::exchange(a, b) + b;
-        return a;
-    }();
+    const std::uint64_t expected = app::fib_value(n);
 
     // Parallel and serial runs alternate, so that both meet the same machine: the two cores of a
     // shared VM do not always run at the same speed. The serial run goes through install too, so
@@ -80,7 +53,7 @@ int main(int argc, char** argv) {
     for (; run < runs; ++run) {
         const mini::Stats before = pool.stats();
         const double t0 = app::now();
-        const std::uint64_t got = pool.install([&] { return fib(n, cutoff); });
+        const std::uint64_t got = pool.install([&] { return app::fib(n, cutoff); });
         const double secs = app::now() - t0;
         const mini::Stats s = pool.stats() - before;
         times.push_back(secs);
@@ -97,7 +70,7 @@ int main(int argc, char** argv) {
 
         ++phase;
         const double t1 = app::now();
-        all_ok &= pool.install([&] { return fib_serial(n, cutoff); }) == expected;
+        all_ok &= pool.install([&] { return app::fib_serial(n, cutoff); }) == expected;
         serial.push_back(app::now() - t1);
         ++phase;
     }

@@ -28,15 +28,22 @@ int main(int argc, char** argv) {
                producers, rounds, runs, watchdog_s);
     const std::uint64_t per_run = producers * rounds;
     std::atomic<std::uint64_t> done{0}; // round trips completed, over all runs: the progress
+    // Read by the watchdog's report: the pool of the current run while its producers run, null
+    // once they are done and the pool is being destroyed (a worker that sleeps through the
+    // terminate latch hangs it there, chapter 1).
     std::atomic<mini::ThreadPool*> current{nullptr};
-    std::atomic<std::size_t> run{0}; // read by the watchdog's report
+    std::atomic<std::size_t> run{0};
     mini::Watchdog dog(
         "running lost_wakeup", app::seconds(watchdog_s), [&] { return done.load(); },
         [&] {
+            const std::size_t r = run.load();
             mini::ThreadPool* pool = current.load();
-            const mini::Stats s = pool ? pool->stats() : mini::Stats{};
+            if (pool == nullptr)
+                return fmt::format("run {}/{}: all {} round trips done, destroying its pool", r + 1,
+                                   runs, per_run);
+            const mini::Stats s = pool->stats();
             return fmt::format("run {}/{}, {}/{} round trips of this run, sleepers {}, queued {}",
-                               run.load() + 1, runs, done.load() - run.load() * per_run, per_run, s.sleepers,
+                               r + 1, runs, done.load() - r * per_run, per_run, s.sleepers,
                                s.queued);
         });
 
@@ -44,27 +51,20 @@ int main(int argc, char** argv) {
     for (; run < runs; ++run) {
         mini::ThreadPool pool(threads);
         current = &pool;
-        std::atomic<std::uint64_t> executed{0};
-        const double t0 = app::now(), cpu0 = app::cpu_seconds();
-        std::vector<std::thread> ps;
-        for (std::size_t p = 0; p < producers; ++p)
-            ps.emplace_back([&] {
-                for (std::size_t r = 0; r < rounds; ++r) {
-                    pool.install([&] { executed.fetch_add(1, std::memory_order_relaxed); });
-                    done.fetch_add(1, std::memory_order_relaxed);
-                }
+        const app::Trips t =
+            app::round_trips(producers, rounds, done, [&](std::atomic<std::uint64_t>& executed) {
+                pool.install([&] { executed.fetch_add(1, std::memory_order_relaxed); });
             });
-        for (auto& t : ps) t.join();
-        const double secs = app::now() - t0, cpu = app::cpu_seconds() - cpu0;
         const mini::Stats s = pool.stats();
         current = nullptr;
-        const bool ok = executed.load() == per_run;
+        const bool ok = t.executed == per_run;
         passed += ok;
         fmt::print("run {:>2}: {:.3f} s, {:>7.0f} round trips/s, {:.1f} us/trip (CPU {:.1f} us/trip), "
                    "sleeps {} ({:.4f}/trip), wake-ups {}, re-checks that found work {}{}\n",
-                   run.load(), secs, per_run / secs, secs / per_run * 1e6, cpu / per_run * 1e6, s.sleeps,
-                   double(s.sleeps) / per_run, s.wakeups, s.rechecks,
-                   ok ? "" : fmt::format("  WRONG: {} jobs ran, {} expected", executed.load(), per_run));
+                   run.load(), t.secs, per_run / t.secs, t.secs / per_run * 1e6,
+                   t.cpu_secs / per_run * 1e6, s.sleeps, double(s.sleeps) / per_run, s.wakeups,
+                   s.rechecks,
+                   ok ? "" : fmt::format("  WRONG: {} jobs ran, {} expected", t.executed, per_run));
         std::fflush(stdout);
     }
     fmt::print("{}/{} runs passed\n", passed, runs);

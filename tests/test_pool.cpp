@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <memory>
 #include <semaphore>
 #include <thread>
 #include <vector>
@@ -132,4 +133,41 @@ TEST_CASE("the re-check catches a job published between the last search and regi
     mini::test::sync_hook = nullptr;
     CHECK(ran);
     CHECK(pool.stats().rechecks >= 1);
+}
+
+// The latch half of the re-check, forced the same way. The pool's destructor sets the terminate
+// latch while the only worker is held in the window; the setter sees no sleeper and wakes nobody.
+// With the re-check the worker sees the latch and leaves; without it, it waits for a notify that
+// never comes and the destructor's join hangs (chapter 1 measured this hang with 4 and 12 workers).
+namespace {
+std::atomic<bool> terminate_armed{false}, worker_is_held{false};
+std::binary_semaphore worker_held{0}, terminate_set{0};
+
+void hold_until_terminate_is_set(mini::test::SyncPoint point) {
+    if (point == mini::test::SyncPoint::before_sleep && terminate_armed.exchange(false)) {
+        worker_is_held = true;
+        worker_held.release();
+        terminate_set.acquire();
+    } else if (point == mini::test::SyncPoint::latch_set_done && worker_is_held.exchange(false)) {
+        terminate_set.release(); // the setter is done and woke nobody: let the worker go on
+    }
+}
+} // namespace
+
+TEST_CASE("the re-check sees the terminate latch set between the last search and registering",
+          "[pool][window]") {
+    terminate_armed = true;
+    mini::test::sync_hook = &hold_until_terminate_is_set;
+    auto pool = std::make_unique<ThreadPool>(1);
+    worker_held.acquire(); // the worker found nothing and is about to sleep
+
+    std::atomic<bool> destroyed{false};
+    const ThreadPool* dying = pool.get(); // reset() nulls `pool` before the destructor runs
+    mini::Watchdog dog("destroying a pool whose worker was held in the sleep window",
+                       test::watchdog_time, [&] { return std::uint64_t{destroyed.load()}; },
+                       [&] { return test::describe(dying->stats()); });
+    pool.reset(); // sets terminate_ (sleepers == 0: no notify), then joins the worker
+    destroyed = true;
+    mini::test::sync_hook = nullptr;
+    CHECK(destroyed);
 }
