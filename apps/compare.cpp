@@ -153,8 +153,8 @@ double machine_busy_seconds() {
     std::FILE* f = std::fopen("/proc/stat", "r");
     if (!f) return -1;
     unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
-    const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system,
-                              &idle, &iowait, &irq, &softirq, &steal);
+    const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice,
+                              &system, &idle, &iowait, &irq, &softirq, &steal);
     std::fclose(f);
     if (n != 8) return -1;
     return double(user + nice + system + irq + softirq + steal) / double(sysconf(_SC_CLK_TCK));
@@ -168,7 +168,8 @@ struct Runtimes {
 #if MINI_HAVE_TBB
           // THREADS workers in TBB's market: an arena of THREADS keeps one slot for the thread that
           // calls execute() and gets THREADS - 1 workers; `outside` keeps none and gets THREADS.
-          , control(tbb::global_control::max_allowed_parallelism, t + 1), arena(int(t)),
+          ,
+          control(tbb::global_control::max_allowed_parallelism, t + 1), arena(int(t)),
           outside(int(t), 0)
 #endif
     {
@@ -187,9 +188,44 @@ struct Runtimes {
 #endif
 };
 
+// ---- one wake-up round trip (app::round_trips runs them in PRODUCERS threads) ------------------
+
+// ANCHOR: trip_mini
+void trip_mini(mini::ThreadPool& pool, std::atomic<std::uint64_t>& executed) {
+    pool.install([&] { executed.fetch_add(1, std::memory_order_relaxed); });
+}
+// ANCHOR_END: trip_mini
+
+#if MINI_HAVE_TBB
+// oneTBB's nearest to install: enqueue into an arena that reserves no slot for outside threads,
+// then wait on the same LockLatch that mini's install waits on.
+// ANCHOR: trip_tbb
+void trip_tbb(tbb::task_arena& arena, std::atomic<std::uint64_t>& executed) {
+    mini::LockLatch latch;
+    arena.enqueue([&] {
+        executed.fetch_add(1, std::memory_order_relaxed);
+        mini::LockLatch::set(&latch);
+    });
+    latch.wait();
+}
+// ANCHOR_END: trip_tbb
+#endif
+
 // ---- the table --------------------------------------------------------------------------------
 
-enum RowId { join_1, join_t, fib, fib_speedup, sum, sum_speedup, trip, trip_cpu, trip_sleeps, idle, num_rows };
+enum RowId {
+    join_1,
+    join_t,
+    fib,
+    fib_speedup,
+    sum,
+    sum_speedup,
+    trip,
+    trip_cpu,
+    trip_sleeps,
+    idle,
+    num_rows
+};
 
 struct Row {
     std::string label;
@@ -199,7 +235,9 @@ struct Row {
 };
 
 std::string num(double v) {
-    return v >= 100 ? fmt::format("{:.0f}", v) : v >= 10 ? fmt::format("{:.1f}", v) : fmt::format("{:.2f}", v);
+    return v >= 100  ? fmt::format("{:.0f}", v)
+           : v >= 10 ? fmt::format("{:.1f}", v)
+                     : fmt::format("{:.2f}", v);
 }
 
 std::size_t width(const std::string& s) { // display width of UTF-8 text
@@ -208,14 +246,17 @@ std::size_t width(const std::string& s) { // display width of UTF-8 text
     return w;
 }
 
-std::string pad(const std::string& s, std::size_t w) { return s + std::string(w - std::min(w, width(s)), ' '); }
+std::string pad(const std::string& s, std::size_t w) {
+    return s + std::string(w - std::min(w, width(s)), ' ');
+}
 
 std::string cell(const std::vector<Row>& rows, const Row& row, int impl) {
     if (!row.note[impl].empty()) return row.note[impl];
     if (row.kind == Row::speedup) {
         const Row& base = rows[&row - rows.data() - 1];
         if (impl == serial) return "(baseline)";
-        return fmt::format("{:.2f}x", app::median(base.samples[serial]) / app::median(base.samples[impl]));
+        return fmt::format("{:.2f}x",
+                           app::median(base.samples[serial]) / app::median(base.samples[impl]));
     }
     const auto& s = row.samples[impl];
     if (s.empty()) return "";
@@ -231,7 +272,8 @@ void print_table(const std::vector<Row>& rows) {
     text.push_back({"workload [unit]", impl_names[0], impl_names[1], impl_names[2], impl_names[3]});
     for (const Row& r : rows) {
         if (r.label.empty()) continue;
-        text.push_back({r.label, cell(rows, r, 0), cell(rows, r, 1), cell(rows, r, 2), cell(rows, r, 3)});
+        text.push_back(
+            {r.label, cell(rows, r, 0), cell(rows, r, 1), cell(rows, r, 2), cell(rows, r, 3)});
     }
     std::array<std::size_t, num_impls + 1> w{};
     for (const auto& line : text)
@@ -248,22 +290,28 @@ void print_table(const std::vector<Row>& rows) {
 
 int main(int argc, char** argv) {
     app::banner("compare");
-    CLI::App cli{"The workbook's pool (mini) side by side with oneTBB and OpenMP, and serial code:\n"
-                 "join overhead, fib(36) with cutoff 15, a sum of 2^24 u64, wake-up round trips.\n"
-                 "Prints one table of medians, min–max and ratios to mini; never asserts a timing.\n"
-                 "Exit codes: 0 all results correct, 1 wrong result, 2 usage error, 3 watchdog (no progress)."};
+    CLI::App cli{
+        "The workbook's pool (mini) side by side with oneTBB and OpenMP, and serial code:\n"
+        "join overhead, fib(36) with cutoff 15, a sum of 2^24 u64, wake-up round trips.\n"
+        "Prints one table of medians, min–max and ratios to mini; never asserts a timing.\n"
+        "Exit codes: 0 all results correct, 1 wrong result, 2 usage error, 3 watchdog (no "
+        "progress)."};
     std::size_t threads = 2, runs = 5, producers = 4, rounds = 10000;
     bool quick = false;
     double watchdog_s = 30;
     unsigned pause_ms = 20;
     cli.add_option("THREADS", threads, "threads of each runtime")->check(CLI::Range(1, 256));
-    cli.add_option("RUNS", runs, "runs; every implementation is timed once per run")->check(CLI::Range(1, 1000));
-    cli.add_flag("--quick", quick, "small sizes, for the smoke test: fib(20), fib(27)/10, 2^16 u64, 200 trips");
-    cli.add_option("--producers", producers, "outside threads in the wake-up workload")->check(CLI::Range(1, 64));
+    cli.add_option("RUNS", runs, "runs; every implementation is timed once per run")
+        ->check(CLI::Range(1, 1000));
+    cli.add_flag("--quick", quick,
+                 "small sizes, for the smoke test: fib(20), fib(27)/10, 2^16 u64, 200 trips");
+    cli.add_option("--producers", producers, "outside threads in the wake-up workload")
+        ->check(CLI::Range(1, 64));
     cli.add_option("--rounds", rounds, "round trips per producer (default 10000; --quick: 50)")
         ->check(CLI::Range(1, 10000000));
-    cli.add_option("--pause", pause_ms, "milliseconds of sleep before each measurement (default 20), so "
-                                        "that the previous implementation's threads go idle")
+    cli.add_option("--pause", pause_ms,
+                   "milliseconds of sleep before each measurement (default 20), so "
+                   "that the previous implementation's threads go idle")
         ->check(CLI::Range(0, 1000));
     cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
         ->check(CLI::Range(0.1, 3600.0));
@@ -274,9 +322,10 @@ int main(int argc, char** argv) {
     if (quick && cli.count("--rounds") == 0) rounds = 50;
     const std::uint64_t trips_per_run = producers * rounds;
 
-    fmt::print("{} threads, {} runs{}; join: fib({}) with every call a join; fib({}) with cutoff {}; "
-               "sum of {} u64; wake-up: {} producers x {} round trips\n",
-               threads, runs, quick ? " (--quick)" : "", join_n, fib_n, cutoff, len, producers, rounds);
+    fmt::print(
+        "{} threads, {} runs{}; join: fib({}) with every call a join; fib({}) with cutoff {}; "
+        "sum of {} u64; wake-up: {} producers x {} round trips\n",
+        threads, runs, quick ? " (--quick)" : "", join_n, fib_n, cutoff, len, producers, rounds);
 #if MINI_HAVE_TBB
     fmt::print("oneTBB {} (runtime {})", TBB_VERSION_STRING, TBB_runtime_version());
 #else
@@ -294,12 +343,14 @@ int main(int argc, char** argv) {
     std::vector<std::uint64_t> values(len);
     std::iota(values.begin(), values.end(), std::uint64_t{1});
     const std::uint64_t sum_expected = std::uint64_t(len) * (len + 1) / 2;
-    const std::uint64_t join_expected = app::fib_value(join_n), fib_expected = app::fib_value(fib_n);
+    const std::uint64_t join_expected = app::fib_value(join_n),
+                        fib_expected = app::fib_value(fib_n);
     const double joins = double(app::joins_of(join_n, 0));
 
     std::vector<Row> rows(num_rows);
     rows[join_1].label = fmt::format("join, fib({}), 1 thread [ns/join]", join_n);
-    if (threads != 1) rows[join_t].label = fmt::format("join, fib({}), {} threads [ns/join]", join_n, threads);
+    if (threads != 1)
+        rows[join_t].label = fmt::format("join, fib({}), {} threads [ns/join]", join_n, threads);
     rows[fib].label = fmt::format("fib({}), cutoff {} [ms]", fib_n, cutoff);
     rows[fib_speedup] = {"  speedup over serial", Row::speedup};
     rows[sum].label = fmt::format("sum of {} u64 [ms]", len);
@@ -307,7 +358,8 @@ int main(int argc, char** argv) {
     rows[trip].label = fmt::format("wake-up round trip [us/trip]");
     rows[trip_cpu] = {"  CPU per round trip [us/trip]", Row::measured};
     rows[trip_sleeps] = {"  worker sleeps per round trip", Row::plain};
-    if (pause_ms > 0) rows[idle] = {fmt::format("CPU in the {} ms pause after a job [ms]", pause_ms), Row::plain};
+    if (pause_ms > 0)
+        rows[idle] = {fmt::format("CPU in the {} ms pause after a job [ms]", pause_ms), Row::plain};
     for (RowId r : {trip, trip_cpu, trip_sleeps}) rows[r].note[serial] = "n/a";
     for (RowId r : {trip, trip_cpu, trip_sleeps}) rows[r].note[openmp] = "n/a [1]";
     rows[trip_sleeps].note[onetbb] = "not counted";
@@ -316,7 +368,8 @@ int main(int argc, char** argv) {
         bool first = true;
         for (Row& r : rows) {
             if (r.label.empty()) continue;
-            r.note[i] = first ? absent[i] : std::string(absent[i]).substr(0, std::string(absent[i]).find(' '));
+            r.note[i] = first ? absent[i]
+                              : std::string(absent[i]).substr(0, std::string(absent[i]).find(' '));
             first = false;
         }
     }
@@ -328,13 +381,15 @@ int main(int argc, char** argv) {
         "running compare", app::seconds(watchdog_s), [&] { return progress.load(); },
         [&] {
             return fmt::format("run {}/{}, {} on {}, {} steps done", run.load() + 1, runs,
-                               rows[at_row.load()].label, impl_names[at_impl.load()], progress.load());
+                               rows[at_row.load()].label, impl_names[at_impl.load()],
+                               progress.load());
         });
 
     bool all_ok = true;
     auto check = [&](RowId r, int impl, std::uint64_t got, std::uint64_t expected) {
         if (got == expected) return true;
-        fmt::print("WRONG: {} on {}: got {}, expected {}\n", rows[r].label, impl_names[impl], got, expected);
+        fmt::print("WRONG: {} on {}: got {}, expected {}\n", rows[r].label, impl_names[impl], got,
+                   expected);
         all_ok = false;
         return false;
     };
@@ -370,8 +425,8 @@ int main(int argc, char** argv) {
     // `started`: when the closure given to install began to run on a worker, so that the time
     // from the call to then (a worker's wake-up, the caller does not work) can be printed.
     std::array<std::vector<mini::Stats>, num_rows> counters;
-    // `threads_busy`: the process's CPU time over the wall time, that is how many threads were working on
-    // average (the caller blocks, so at most THREADS; a sleeping worker lowers it).
+    // `threads_busy`: the process's CPU time over the wall time, that is how many threads were
+    // working on average (the caller blocks, so at most THREADS; a sleeping worker lowers it).
     std::array<std::vector<double>, num_rows> start_us, threads_busy;
     double started = 0;
     auto counted = [&](RowId r, mini::ThreadPool& pool, auto&& run_it) {
@@ -397,7 +452,9 @@ int main(int argc, char** argv) {
         const double unit = r == fib ? 1e-3 : 1e-9, per = r == fib ? 1 : joins;
         if (r == join_1 || r == join_t || r == fib) {
             switch (impl) {
-            case serial: timed(r, impl, unit, per, expected, [&] { return fib_serial(n, c); }); break;
+            case serial:
+                timed(r, impl, unit, per, expected, [&] { return fib_serial(n, c); });
+                break;
             case workbook:
                 counted(r, pool, [&] {
                     timed(r, impl, unit, per, expected, [&] {
@@ -407,29 +464,39 @@ int main(int argc, char** argv) {
                 break;
 #if MINI_HAVE_TBB
             case onetbb:
-                timed(r, impl, unit, per, expected, [&] { return arena.execute([&] { return fib_tbb(n, c); }); });
+                timed(r, impl, unit, per, expected,
+                      [&] { return arena.execute([&] { return fib_tbb(n, c); }); });
                 break;
 #endif
 #if MINI_HAVE_OPENMP
-            case openmp: timed(r, impl, unit, per, expected, [&] { return fib_omp_team(t, n, c); }); break;
+            case openmp:
+                timed(r, impl, unit, per, expected, [&] { return fib_omp_team(t, n, c); });
+                break;
 #endif
             }
         } else if (r == sum) {
             switch (impl) {
-            case serial: timed(r, impl, 1e-3, 1, sum_expected, [&] { return sum_serial(values); }); break;
+            case serial:
+                timed(r, impl, 1e-3, 1, sum_expected, [&] { return sum_serial(values); });
+                break;
             case workbook:
                 counted(r, pool, [&] {
-                    timed(r, impl, 1e-3, 1, sum_expected,
-                          [&] { return pool.install([&] { return started = app::now(), mini::sum(pool, values); }); });
+                    timed(r, impl, 1e-3, 1, sum_expected, [&] {
+                        return pool.install(
+                            [&] { return started = app::now(), mini::sum(pool, values); });
+                    });
                 });
                 break;
 #if MINI_HAVE_TBB
             case onetbb:
-                timed(r, impl, 1e-3, 1, sum_expected, [&] { return arena.execute([&] { return sum_tbb(values); }); });
+                timed(r, impl, 1e-3, 1, sum_expected,
+                      [&] { return arena.execute([&] { return sum_tbb(values); }); });
                 break;
 #endif
 #if MINI_HAVE_OPENMP
-            case openmp: timed(r, impl, 1e-3, 1, sum_expected, [&] { return sum_omp(t, values); }); break;
+            case openmp:
+                timed(r, impl, 1e-3, 1, sum_expected, [&] { return sum_omp(t, values); });
+                break;
 #endif
             }
         } else if (r == trip) {
@@ -437,32 +504,21 @@ int main(int argc, char** argv) {
             double sleeps = 0;
             if (impl == workbook) {
                 const std::uint64_t before = pool.stats().sleeps;
-                // ANCHOR: trip_mini
-                got = app::round_trips(producers, rounds, progress, [&](std::atomic<std::uint64_t>& executed) {
-                    pool.install([&] { executed.fetch_add(1, std::memory_order_relaxed); });
-                });
-                // ANCHOR_END: trip_mini
+                got = app::round_trips(producers, rounds, progress,
+                                       [&](std::atomic<std::uint64_t>& e) { trip_mini(pool, e); });
                 sleeps = double(pool.stats().sleeps - before);
             }
 #if MINI_HAVE_TBB
-            if (impl == onetbb) {
-                // The producer waits on the same LockLatch that mini's install waits on.
-                // ANCHOR: trip_tbb
-                got = app::round_trips(producers, rounds, progress, [&](std::atomic<std::uint64_t>& executed) {
-                    mini::LockLatch latch;
-                    rt.outside.enqueue([&] {
-                        executed.fetch_add(1, std::memory_order_relaxed);
-                        mini::LockLatch::set(&latch);
-                    });
-                    latch.wait();
-                });
-                // ANCHOR_END: trip_tbb
-            }
+            if (impl == onetbb)
+                got = app::round_trips(
+                    producers, rounds, progress,
+                    [&](std::atomic<std::uint64_t>& e) { trip_tbb(rt.outside, e); });
 #endif
             if (got && check(trip, impl, got->executed, trips_per_run)) {
                 rows[trip].samples[impl].push_back(got->secs / trips_per_run * 1e6);
                 rows[trip_cpu].samples[impl].push_back(got->cpu_secs / trips_per_run * 1e6);
-                if (impl == workbook) rows[trip_sleeps].samples[impl].push_back(sleeps / trips_per_run);
+                if (impl == workbook)
+                    rows[trip_sleeps].samples[impl].push_back(sleeps / trips_per_run);
             }
         }
     };
@@ -474,7 +530,8 @@ int main(int argc, char** argv) {
     for (RowId r : {join_1, join_t})
         for (int impl = 0; impl < num_impls; ++impl)
             if (runs_it(r, impl)) measure(r, impl);
-    for (RowId r : {join_1, join_t}) rows[r].samples = {}, counters[r].clear(), start_us[r].clear(), threads_busy[r].clear();
+    for (RowId r : {join_1, join_t})
+        rows[r].samples = {}, counters[r].clear(), start_us[r].clear(), threads_busy[r].clear();
 
     const double wall0 = app::now(), busy0 = machine_busy_seconds(), own0 = app::cpu_seconds();
     int last = -1; // the implementation measured last
@@ -520,7 +577,8 @@ int main(int argc, char** argv) {
         const auto [lo, hi] = std::minmax_element(start_us[r].begin(), start_us[r].end());
         const auto [blo, bhi] = std::minmax_element(threads_busy[r].begin(), threads_busy[r].end());
         fmt::print("  {}: joins {}, B stolen {}, sleeps {}; runs with no B stolen: {} of {}; "
-                   "started on a worker after {:.0f} [{:.0f}–{:.0f}] us; CPU/wall {:.2f} [{:.2f}–{:.2f}]\n",
+                   "started on a worker after {:.0f} [{:.0f}–{:.0f}] us; CPU/wall {:.2f} "
+                   "[{:.2f}–{:.2f}]\n",
                    rows[r].label.substr(0, rows[r].label.find(" [")),
                    field([](const mini::Stats& st) { return st.joins; }),
                    field([](const mini::Stats& st) { return st.b_stolen; }),
@@ -528,7 +586,8 @@ int main(int argc, char** argv) {
                    app::median(start_us[r]), *lo, *hi, app::median(threads_busy[r]), *blo, *bhi);
     }
     if (!cpus.empty() && !rows[fib].samples[serial].empty()) {
-        fmt::print("serial on each CPU, pinned (median; the serial column takes the faster CPU of each run):\n");
+        fmt::print("serial on each CPU, pinned (median; the serial column takes the faster CPU of "
+                   "each run):\n");
         std::size_t w = 0;
         for (RowId r : {join_1, join_t, fib, sum}) w = std::max(w, width(rows[r].label));
         for (RowId r : {join_1, join_t, fib, sum}) {
@@ -544,25 +603,28 @@ int main(int argc, char** argv) {
             const double fastest = app::median(rows[fib].samples[serial]);
             double ideal = 0;
             for (const auto& v : per_cpu[fib]) ideal += fastest / app::median(v);
-            fmt::print("  fib: ideal speedup with one thread per CPU at these speeds {:.2f}x\n", ideal);
+            fmt::print("  fib: ideal speedup with one thread per CPU at these speeds {:.2f}x\n",
+                       ideal);
         }
     }
-    fmt::print("[a–b]: min–max over {} runs; ×r: median / mini's median (above 1: slower than mini, "
-               "or more CPU); speedup: serial median / median; serial: the faster CPU of each run.\n"
-               "join, serial column: the same recursion without join, per call that would join.\n"
-               "CPU in the pause: user + system time of the process while it sleeps 20 ms after a "
-               "job of this column, before the next one (its threads spinning before they sleep).\n"
-               "wake-up: {} outside threads each submit one tiny job and wait for it; us/trip = wall "
-               "time / all trips; CPU = user + system time of the whole process / all trips.\n"
-               "[1] OpenMP has no way for a thread outside a parallel region to hand a task to a "
-               "running team: there is no equivalent of install or enqueue.\n",
-               runs, producers);
+    fmt::print(
+        "[a–b]: min–max over {} runs; ×r: median / mini's median (above 1: slower than mini, "
+        "or more CPU); speedup: serial median / median; serial: the faster CPU of each run.\n"
+        "join, serial column: the same recursion without join, per call that would join.\n"
+        "CPU in the pause: user + system time of the process while it sleeps 20 ms after a "
+        "job of this column, before the next one (its threads spinning before they sleep).\n"
+        "wake-up: {} outside threads each submit one tiny job and wait for it; us/trip = wall "
+        "time / all trips; CPU = user + system time of the whole process / all trips.\n"
+        "[1] OpenMP has no way for a thread outside a parallel region to hand a task to a "
+        "running team: there is no equivalent of install or enqueue.\n",
+        runs, producers);
     if (busy0 >= 0 && busy >= 0) {
         const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-        fmt::print("machine: {} CPUs; during the {:.1f} s of runs this process used {:.1f} CPU s, other "
-                   "processes {:.1f} CPU s ({:.0f}% of the machine)\n",
-                   ncpu, wall, own, std::max(0.0, busy - own),
-                   100 * std::max(0.0, busy - own) / (wall * double(ncpu)));
+        fmt::print(
+            "machine: {} CPUs; during the {:.1f} s of runs this process used {:.1f} CPU s, other "
+            "processes {:.1f} CPU s ({:.0f}% of the machine)\n",
+            ncpu, wall, own, std::max(0.0, busy - own),
+            100 * std::max(0.0, busy - own) / (wall * double(ncpu)));
     }
     fmt::print("{}\n", all_ok ? "all results correct" : "WRONG RESULT");
     return all_ok ? app::ok : app::wrong_result;

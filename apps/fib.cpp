@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
     cli.add_option("THREADS", threads, "worker threads")->check(CLI::Range(1, 256));
     cli.add_option("N", n, "fib(N); at most 93, the largest whose value fits in 64 bits")
         ->check(CLI::Range(0, 93));
-    cli.add_option("CUTOFF", cutoff, "below or at this n, plain recursion")->check(CLI::Range(0, 93));
+    cli.add_option("CUTOFF", cutoff, "below or at this n, plain recursion")
+        ->check(CLI::Range(0, 93));
     cli.add_option("RUNS", runs, "timed runs")->check(CLI::Range(1, 1000));
     cli.add_option("WATCHDOG_SECONDS", watchdog_s, "seconds without progress before exiting 3")
         ->check(CLI::Range(0.1, 3600.0));

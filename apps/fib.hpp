@@ -25,7 +25,8 @@ inline std::uint64_t fib_serial(unsigned n, unsigned cutoff) {
 // ANCHOR: fib
 inline std::uint64_t fib(unsigned n, unsigned cutoff) {
     if (n <= cutoff || n < 2) return fib_leaf(n);
-    auto [a, b] = mini::join([=] { return fib(n - 1, cutoff); }, [=] { return fib(n - 2, cutoff); });
+    auto [a, b] =
+        mini::join([=] { return fib(n - 1, cutoff); }, [=] { return fib(n - 2, cutoff); });
     return a + b;
 }
 // ANCHOR_END: fib

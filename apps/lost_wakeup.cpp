@@ -11,13 +11,15 @@
 
 int main(int argc, char** argv) {
     app::banner("lost_wakeup");
-    CLI::App cli{"Stress the sleep protocol: PRODUCERS outside threads each submit ROUNDS tiny jobs\n"
-                 "one at a time to a pool of THREADS workers and wait for each.\n"
-                 "Exit codes: 0 all runs passed, 1 wrong result, 2 usage error, 3 watchdog (no progress)."};
+    CLI::App cli{
+        "Stress the sleep protocol: PRODUCERS outside threads each submit ROUNDS tiny jobs\n"
+        "one at a time to a pool of THREADS workers and wait for each.\n"
+        "Exit codes: 0 all runs passed, 1 wrong result, 2 usage error, 3 watchdog (no progress)."};
     std::size_t threads = 2, producers = 4, rounds = 200000, runs = 10;
     double watchdog_s = 5;
     cli.add_option("THREADS", threads, "worker threads")->check(CLI::Range(1, 256));
-    cli.add_option("PRODUCERS", producers, "outside threads submitting jobs")->check(CLI::Range(1, 256));
+    cli.add_option("PRODUCERS", producers, "outside threads submitting jobs")
+        ->check(CLI::Range(1, 256));
     cli.add_option("ROUNDS", rounds, "round trips per producer")->check(CLI::Range(1, 100000000));
     cli.add_option("RUNS", runs, "runs, each with a new pool")->check(CLI::Range(1, 10000));
     cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
@@ -59,12 +61,12 @@ int main(int argc, char** argv) {
         current = nullptr;
         const bool ok = t.executed == per_run;
         passed += ok;
-        fmt::print("run {:>2}: {:.3f} s, {:>7.0f} round trips/s, {:.1f} us/trip (CPU {:.1f} us/trip), "
-                   "sleeps {} ({:.4f}/trip), wake-ups {}, re-checks that found work {}{}\n",
-                   run.load(), t.secs, per_run / t.secs, t.secs / per_run * 1e6,
-                   t.cpu_secs / per_run * 1e6, s.sleeps, double(s.sleeps) / per_run, s.wakeups,
-                   s.rechecks,
-                   ok ? "" : fmt::format("  WRONG: {} jobs ran, {} expected", t.executed, per_run));
+        fmt::print(
+            "run {:>2}: {:.3f} s, {:>7.0f} round trips/s, {:.1f} us/trip (CPU {:.1f} us/trip), "
+            "sleeps {} ({:.4f}/trip), wake-ups {}, re-checks that found work {}{}\n",
+            run.load(), t.secs, per_run / t.secs, t.secs / per_run * 1e6,
+            t.cpu_secs / per_run * 1e6, s.sleeps, double(s.sleeps) / per_run, s.wakeups, s.rechecks,
+            ok ? "" : fmt::format("  WRONG: {} jobs ran, {} expected", t.executed, per_run));
         std::fflush(stdout);
     }
     fmt::print("{}/{} runs passed\n", passed, runs);

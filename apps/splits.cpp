@@ -60,7 +60,9 @@ int count(std::size_t threads, std::size_t len, std::size_t runs, std::size_t wo
     mini::Watchdog dog(
         "counting leaves", app::seconds(watchdog_s),
         [&] { return pool.stats().joins + run.load(); },
-        [&] { return fmt::format("run {}/{}, {} joins", run.load() + 1, runs, pool.stats().joins); });
+        [&] {
+            return fmt::format("run {}/{}, {} joins", run.load() + 1, runs, pool.stats().joins);
+        });
     for (; run < runs; ++run) {
         const Count out = count_run(pool, len, work);
         const Count in = pool.install([&] { return count_run(pool, len, work); });
@@ -132,7 +134,9 @@ int sum(std::size_t threads, std::size_t len, std::size_t runs, double watchdog_
     std::atomic<std::size_t> run{0}, phase{0};
     mini::Watchdog dog(
         "summing", app::seconds(watchdog_s), [&] { return pool.stats().joins + phase.load(); },
-        [&] { return fmt::format("run {}/{}, {} joins", run.load() + 1, runs, pool.stats().joins); });
+        [&] {
+            return fmt::format("run {}/{}, {} joins", run.load() + 1, runs, pool.stats().joins);
+        });
     std::vector<double> par, ser;
     bool ok = true;
     for (; run < runs; ++run) {
@@ -176,12 +180,14 @@ int main(int argc, char** argv) {
     c->add_option("THREADS", threads, "worker threads")->check(threads_range);
     c->add_option("LEN", len, "range length")->check(len_range);
     c->add_option("RUNS", runs, "runs")->check(CLI::Range(1, 10000));
-    c->add_option("--work", work, "iterations of busy work per item")->check(CLI::Range(0, 1000000));
+    c->add_option("--work", work, "iterations of busy work per item")
+        ->check(CLI::Range(0, 1000000));
 
     auto* t = cli.add_subcommand("tree", "draw the split tree of one run");
     t->add_option("THREADS", threads, "worker threads")->required()->check(threads_range);
     t->add_option("LEN", len, "range length")->required()->check(CLI::Range(1, 1 << 20));
-    t->add_option("--work", work, "iterations of busy work per item")->check(CLI::Range(0, 1000000));
+    t->add_option("--work", work, "iterations of busy work per item")
+        ->check(CLI::Range(0, 1000000));
     t->add_flag("--inside", inside, "enter the bridge inside install instead of from outside");
 
     auto* s = cli.add_subcommand("sum", "parallel sum of LEN u64 against a serial loop");

@@ -70,9 +70,8 @@ TEST_CASE("fib is correct on 1, 2, 4 and 12 threads", "[join]") {
 
 TEST_CASE("join returns both results, of any type", "[join]") {
     ThreadPool pool(2);
-    const auto [s, d] = pool.install([] {
-        return mini::join([] { return std::string("left"); }, [] { return 2.5; });
-    });
+    const auto [s, d] = pool.install(
+        [] { return mini::join([] { return std::string("left"); }, [] { return 2.5; }); });
     CHECK(s == "left");
     CHECK(d == 2.5);
     const auto units = pool.install([] { return mini::join([] {}, [] {}); });
@@ -102,8 +101,8 @@ TEST_CASE("a stolen B has migrated and ran on another thread", "[join]") {
 TEST_CASE("both closures of a join called from outside the pool have migrated", "[join]") {
     const std::size_t threads = GENERATE(1, 2);
     ThreadPool pool(threads);
-    const auto [a, b] = mini::join_context(pool, [](FnContext c) { return c.migrated(); },
-                                           [](FnContext c) { return c.migrated(); });
+    const auto [a, b] = mini::join_context(
+        pool, [](FnContext c) { return c.migrated(); }, [](FnContext c) { return c.migrated(); });
     CHECK(a);
     CHECK(b);
 }
@@ -145,9 +144,9 @@ TEST_CASE("reverse: with NO_STEAL_WAIT a waiting owner runs nothing and the resu
 TEST_CASE("reverse: with BLOCK_WAIT one thread deadlocks at its first nested join",
           "[reverse][block_wait]") {
     ThreadPool pool(1);
-    mini::Watchdog dog("a nested join on a one-thread pool", test::watchdog_time,
-                       [&] { return pool.stats().joins; },
-                       [&] { return test::describe(pool.stats()); });
+    mini::Watchdog dog(
+        "a nested join on a one-thread pool", test::watchdog_time,
+        [&] { return pool.stats().joins; }, [&] { return test::describe(pool.stats()); });
     const auto result = pool.install([] { return fib(3); });
     CHECK(result == 2); // not reached in the block-wait build: the watchdog exits 3 first
 }

@@ -126,9 +126,9 @@ TEST_CASE("the re-check catches a job published between the last search and regi
     CHECK(published.sleepers == 0); // so the publisher woke nobody
     job_published.release();
 
-    mini::Watchdog dog("waiting for the job published in the sleep window", test::watchdog_time,
-                       [&] { return std::uint64_t{ran.load()}; },
-                       [&] { return test::describe(pool.stats()); });
+    mini::Watchdog dog(
+        "waiting for the job published in the sleep window", test::watchdog_time,
+        [&] { return std::uint64_t{ran.load()}; }, [&] { return test::describe(pool.stats()); });
     job.latch().wait();
     mini::test::sync_hook = nullptr;
     CHECK(ran);
@@ -163,9 +163,10 @@ TEST_CASE("the re-check sees the terminate latch set between the last search and
 
     std::atomic<bool> destroyed{false};
     const ThreadPool* dying = pool.get(); // reset() nulls `pool` before the destructor runs
-    mini::Watchdog dog("destroying a pool whose worker was held in the sleep window",
-                       test::watchdog_time, [&] { return std::uint64_t{destroyed.load()}; },
-                       [&] { return test::describe(dying->stats()); });
+    mini::Watchdog dog(
+        "destroying a pool whose worker was held in the sleep window", test::watchdog_time,
+        [&] { return std::uint64_t{destroyed.load()}; },
+        [&] { return test::describe(dying->stats()); });
     pool.reset(); // sets terminate_ (sleepers == 0: no notify), then joins the worker
     destroyed = true;
     mini::test::sync_hook = nullptr;

@@ -71,12 +71,13 @@ constexpr std::size_t no_steal_inside(std::size_t threads) {
 
 } // namespace
 
-TEST_CASE("one thread: 8 leaves from outside the pool, 2 inside, every run", "[splitter][adaptive]") {
+TEST_CASE("one thread: 8 leaves from outside the pool, 2 inside, every run",
+          "[splitter][adaptive]") {
     ThreadPool pool(1);
     for (int run = 0; run < 20; ++run) {
         CHECK(mini::count_leaves(pool, 0, 1 << 20, [](std::size_t) {}) == 8);
-        CHECK(pool.install([&] { return mini::count_leaves(pool, 0, 1 << 20, [](std::size_t) {}); }) ==
-              2);
+        CHECK(pool.install(
+                  [&] { return mini::count_leaves(pool, 0, 1 << 20, [](std::size_t) {}); }) == 2);
     }
 }
 

@@ -14,8 +14,8 @@
 //  - The thief loads the buffer pointer with acquire where the paper says consume (compilers
 //    promote consume to acquire anyway).
 // The seq_cst fences in pop and steal stay: they order a store before a load on two different
-// variables (bottom, top), which nothing weaker does. TSan ignores them (the tsan preset builds with
-// -Wno-tsan for that reason) and needs nothing from them: no plain data travels through them.
+// variables (bottom, top), which nothing weaker does. TSan ignores them (the tsan preset builds
+// with -Wno-tsan for that reason) and needs nothing from them: no plain data travels through them.
 //
 // Memory: the buffer only grows. A grown-out buffer is kept until the deque dies, because a thief
 // may still be reading a slot of it; a retired buffer is never written again, and geometric growth
@@ -117,7 +117,7 @@ public:
         detail::Buffer<T>* buf = d.buffer.load(std::memory_order_relaxed);
         if (b - t > buf->cap - 1) buf = grow(buf, b, t);
         buf->at(b).store(value);
-        // [deviates] paper: fence(release); bottom.store(b + 1, relaxed). Same on x86; TSan sees this.
+        // [deviates] paper: fence(release); bottom.store(b + 1, relaxed). x86: same; TSan sees it.
         d.bottom.store(b + 1, std::memory_order_release); // publishes the slot to thieves
     }
     // ANCHOR_END: push
@@ -129,7 +129,7 @@ public:
         const std::int64_t b = d.bottom.load(std::memory_order_relaxed) - 1;
         detail::Buffer<T>* buf = d.buffer.load(std::memory_order_relaxed);
         d.bottom.store(b, std::memory_order_relaxed); // claim slot b ...
-        std::atomic_thread_fence(std::memory_order_seq_cst); // ... before reading top (pairs with steal)
+        std::atomic_thread_fence(std::memory_order_seq_cst); // ... before reading top (see steal)
         std::int64_t t = d.top.load(std::memory_order_relaxed);
         if (t > b) { // it was empty
             d.bottom.store(b + 1, std::memory_order_relaxed);
@@ -178,7 +178,7 @@ public:
     Steal<T> steal() const {
         auto& d = *inner_;
         std::int64_t t = d.top.load(std::memory_order_acquire);
-        std::atomic_thread_fence(std::memory_order_seq_cst); // read top before bottom (pairs with pop)
+        std::atomic_thread_fence(std::memory_order_seq_cst); // top before bottom (pairs with pop)
         const std::int64_t b = d.bottom.load(std::memory_order_acquire);
         if (t >= b) return {StealStatus::Empty};
         // [deviates] paper: consume.

@@ -80,8 +80,9 @@ auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
 // join_context on `pool`: on one of its workers directly, else through its injector.
 template <class A, class B>
 auto join_context(ThreadPool& pool, A&& a, B&& b) {
-    return pool.in_worker(
-        [&](WorkerThread& worker, bool injected) { return detail::join_on(worker, injected, a, b); });
+    return pool.in_worker([&](WorkerThread& worker, bool injected) {
+        return detail::join_on(worker, injected, a, b);
+    });
 }
 
 // join_context on the pool of the calling worker, or on the global pool from outside any pool.

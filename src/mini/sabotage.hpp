@@ -1,8 +1,8 @@
 // The sabotage switches, as constexpr bools.
 //
-// Each switch is a CMake option (see cmake/Sabotage.cmake) that reaches the code as a public compile
-// definition of the `mini` library. Mechanism code tests it with `if constexpr`, so the broken line
-// stands next to the right one and a normal build contains no trace of it.
+// Each switch is a CMake option (see cmake/Sabotage.cmake) that reaches the code as a public
+// compile definition of the `mini` library. Mechanism code tests it with `if constexpr`, so the
+// broken line stands next to the right one and a normal build contains no trace of it.
 #pragma once
 
 #ifndef MINI_NO_RECHECK

@@ -5,15 +5,15 @@
 // A thread that makes work visible does: publish, fence, read the sleeper count, and only if it is
 // non-zero lock and notify.
 //
-// The race this closes is store-buffering (Dekker): the worker writes `sleepers` and reads "is there
-// work", the publisher writes the work and reads `sleepers`. Without the two seq_cst fences both may
-// read the old value (each store still sitting in its core's store buffer): the publisher sees no
-// sleeper and notifies nobody, the worker sees no work and waits, and the job is stranded. With
-// them, the fences fall in one total order: if the publisher's fence comes first, the worker's
-// re-check sees the work; if the worker's comes first, the publisher sees the sleeper and takes the
-// mutex, which the worker holds from before registering until it is inside wait(), so the notify
-// cannot slip in before the wait. The re-check is the read on the worker's side: without it the
-// worker registers and waits on a job that was published just before it registered.
+// The race this closes is store-buffering (Dekker): the worker writes `sleepers` and reads "is
+// there work", the publisher writes the work and reads `sleepers`. Without the two seq_cst fences
+// both may read the old value (each store still sitting in its core's store buffer): the publisher
+// sees no sleeper and notifies nobody, the worker sees no work and waits, and the job is stranded.
+// With them, the fences fall in one total order: if the publisher's fence comes first, the
+// worker's re-check sees the work; if the worker's comes first, the publisher sees the sleeper and
+// takes the mutex, which the worker holds from before registering until it is inside wait(), so
+// the notify cannot slip in before the wait. The re-check is the read on the worker's side:
+// without it the worker registers and waits on a job that was published just before it registered.
 #pragma once
 
 #include <atomic>

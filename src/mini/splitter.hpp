@@ -98,7 +98,8 @@ T bridge(ThreadPool& pool, std::size_t begin, std::size_t end, std::size_t min_l
 
 // f(i) for every i in [begin, end).
 template <class F>
-void for_each(ThreadPool& pool, std::size_t begin, std::size_t end, F&& f, std::size_t min_len = 1) {
+void for_each(ThreadPool& pool, std::size_t begin, std::size_t end, F&& f,
+              std::size_t min_len = 1) {
     bridge<Unit>(
         pool, begin, end, min_len,
         [&f](const Piece& p) {
