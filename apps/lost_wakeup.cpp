@@ -2,8 +2,6 @@
 // workers fall asleep and are woken all the time. With the re-check every run passes; without it
 // (the no-recheck build) a wake-up is lost, a producer waits forever and the watchdog exits 3.
 #include <atomic>
-#include <thread>
-#include <vector>
 
 #include <mini/pool.hpp>
 
