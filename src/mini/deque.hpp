@@ -31,7 +31,6 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <new>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -106,6 +105,9 @@ template <class T>
 class Worker {
 public:
     Worker() : inner_(std::make_shared<detail::Inner<T>>()) {}
+    // One owner: a copy would be a second thread pushing and popping at the same bottom.
+    Worker(const Worker&) = delete;
+    Worker& operator=(const Worker&) = delete;
 
     Stealer<T> stealer() const { return Stealer<T>(inner_); }
 
@@ -156,13 +158,13 @@ private:
     // ANCHOR: grow
     // Owner only. The old buffer is retired, not freed: a thief may be reading it right now.
     detail::Buffer<T>* grow(detail::Buffer<T>* old, std::int64_t b, std::int64_t t) {
-        auto* bigger = new detail::Buffer<T>(old->cap * 2);
+        auto bigger = std::make_unique<detail::Buffer<T>>(old->cap * 2);
         for (std::int64_t i = t; i < b; ++i) bigger->at(i).store(old->at(i).load());
-        inner_->retired.emplace_back(old);
+        inner_->retired.emplace_back(old); // may throw: then `bigger` is freed, `old` stays live
         // [deviates] paper: relaxed. Release makes the copied slots visible with the pointer
         // (CDSChecker's fix; also what TSan needs to see).
-        inner_->buffer.store(bigger, std::memory_order_release);
-        return bigger;
+        inner_->buffer.store(bigger.get(), std::memory_order_release);
+        return bigger.release();
     }
     // ANCHOR_END: grow
 

@@ -10,7 +10,9 @@
 #include <condition_variable>
 #include <mutex>
 
+#include <mini/sabotage.hpp>
 #include <mini/sleep.hpp>
+#include <mini/sync_point.hpp>
 
 namespace mini {
 

@@ -1,5 +1,6 @@
 #include <mini/pool.hpp>
 
+#include <algorithm>
 #include <thread>
 
 namespace mini {

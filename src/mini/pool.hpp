@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <mini/counter.hpp>
 #include <mini/deque.hpp>
 #include <mini/job.hpp>
 #include <mini/latch.hpp>
@@ -41,19 +42,6 @@ struct Stats {
     std::uint64_t sleepers = 0;    // now
     std::uint64_t queued = 0;      // now: jobs in the injector
     Stats operator-(const Stats& before) const;
-};
-
-// Per-worker counters: only the owner writes them, so an increment is a plain load and store.
-class Counter {
-public:
-    void add(std::uint64_t n) noexcept {
-        v_.store(v_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
-    }
-    void bump() noexcept { add(1); }
-    std::uint64_t get() const noexcept { return v_.load(std::memory_order_relaxed); }
-
-private:
-    std::atomic<std::uint64_t> v_{0};
 };
 
 class WorkerThread {

@@ -21,28 +21,11 @@
 #include <cstdint>
 #include <mutex>
 
+#include <mini/counter.hpp>
 #include <mini/sabotage.hpp>
+#include <mini/sync_point.hpp>
 
 namespace mini {
-
-namespace test {
-// Test-only sync points: a test installs a hook to hold a thread at a named place, so that an
-// interleaving can be forced with explicit hand-offs instead of luck. In normal runs the hook is
-// null and a sync point is one relaxed load and a not-taken branch, on a path that is about to
-// block anyway.
-enum class SyncPoint {
-    before_sleep,    // a worker found no work and is about to take the sleep mutex
-    after_latch_set, // SpinLatch::set has stored SET and not yet woken anyone
-    latch_set_done,  // SpinLatch::set is about to return
-};
-using SyncHook = void (*)(SyncPoint);
-inline std::atomic<SyncHook> sync_hook{nullptr};
-
-inline void sync_point(SyncPoint point) {
-    if (SyncHook hook = sync_hook.load(std::memory_order_acquire)) [[unlikely]]
-        hook(point);
-}
-} // namespace test
 
 class Sleep {
 public:
@@ -59,11 +42,11 @@ public:
         if constexpr (!sabotage::no_recheck) {               // [NO_RECHECK] skips step 4
             if (has_work()) {                                // 4. re-check for work
                 sleepers_.fetch_sub(1, std::memory_order_relaxed);
-                bump(rechecks_found_work_); // a wake-up that would have been lost
+                rechecks_found_work_.bump(); // a wake-up that would have been lost
                 return;
             }
         }
-        bump(sleeps_);
+        sleeps_.bump();
         cv_.wait(lock);                                      // 5. wait (unlocks while blocked)
         sleepers_.fetch_sub(1, std::memory_order_relaxed);
     }
@@ -95,29 +78,24 @@ public:
     // ANCHOR_END: latch_is_set
 
     std::uint64_t sleepers() const { return sleepers_.load(std::memory_order_relaxed); }
-    std::uint64_t sleeps() const { return sleeps_.load(std::memory_order_relaxed); }
-    std::uint64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
-    std::uint64_t rechecks_found_work() const {
-        return rechecks_found_work_.load(std::memory_order_relaxed);
-    }
+    std::uint64_t sleeps() const { return sleeps_.get(); }
+    std::uint64_t wakeups() const { return wakeups_.get(); }
+    std::uint64_t rechecks_found_work() const { return rechecks_found_work_.get(); }
 
 private:
     void wake(bool all) {
         std::lock_guard lock(mutex_); // a registered sleeper holds it until it is inside wait()
-        bump(wakeups_);
+        wakeups_.bump();
         if (all)
             cv_.notify_all();
         else
             cv_.notify_one();
     }
-    static void bump(std::atomic<std::uint64_t>& c) { c.fetch_add(1, std::memory_order_relaxed); }
 
     std::mutex mutex_;
     std::condition_variable cv_;
     std::atomic<std::uint64_t> sleepers_{0};
-    std::atomic<std::uint64_t> sleeps_{0};
-    std::atomic<std::uint64_t> wakeups_{0};
-    std::atomic<std::uint64_t> rechecks_found_work_{0};
+    Counter sleeps_, wakeups_, rechecks_found_work_; // written only while holding mutex_
 };
 
 } // namespace mini

@@ -1,5 +1,6 @@
 #include <mini/watchdog.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -21,7 +22,10 @@ Watchdog::~Watchdog() {
 
 void Watchdog::monitor() {
     using clock = std::chrono::steady_clock;
-    const auto poll = std::min(timeout_ / 10, std::chrono::milliseconds(100));
+    using std::chrono::milliseconds;
+    // A tenth of the timeout, but at least 1 ms: below 10 ms a tenth would round to 0 and turn
+    // wait_for into a busy loop.
+    const auto poll = std::clamp(timeout_ / 10, milliseconds(1), milliseconds(100));
     std::uint64_t last = progress_();
     auto last_change = clock::now();
     std::unique_lock lock(mutex_);
