@@ -13,6 +13,7 @@
 #include <thread>
 #include <utility>
 
+#include <mini/cpu_relax.hpp>
 #include <mini/pool.hpp>
 #include <mini/sabotage.hpp>
 
@@ -37,7 +38,7 @@ namespace detail {
 // job.) On an oversubscribed machine the spinning owner also burns the time slices a thief could
 // have used.
 inline void wait_idle(const SpinLatch& latch) {
-    while (!latch.probe()) __builtin_ia32_pause();
+    while (!latch.probe()) cpu_relax();
 }
 // ANCHOR_END: wait_idle
 
