@@ -10,6 +10,8 @@
 # "invalid end states +" (that line is printed even when N is 0).
 #   EXPECT=ok     N == 0 and the search was not cut short by the depth limit
 #   EXPECT=error  N >= 1 and the error was "invalid end state (at depth ...)"
+# Optional -DEXPECT_TRAIL=<text>: with EXPECT=error, the error may be any pan reports (an
+# assertion, say), but the replayed trail (spin -t -p) must contain <text> literally.
 
 cmake_minimum_required(VERSION 3.20)
 
@@ -96,13 +98,20 @@ else()
     message(FATAL_ERROR "run_spin: FAIL: expected pan to find an error for variant "
       "${VARIANT}, but it reported errors: 0")
   endif()
-  if(NOT pan_out MATCHES "invalid end state \\(at depth")
+  if(NOT DEFINED EXPECT_TRAIL AND NOT pan_out MATCHES "invalid end state \\(at depth")
     message(FATAL_ERROR "run_spin: FAIL: pan reported errors: ${errors} for variant "
       "${VARIANT}, but not an invalid end state (deadlock); see output above")
   endif()
   execute_process(COMMAND "${SPIN_EXE}" -t -p ${define} "${model_name}"
     WORKING_DIRECTORY "${WORKDIR}" TIMEOUT 30 OUTPUT_VARIABLE trail ERROR_VARIABLE trail)
   message(STATUS "counterexample (spin -t -p ${define} ${model_name}):\n${trail}")
+  if(DEFINED EXPECT_TRAIL)
+    string(FIND "${trail}" "${EXPECT_TRAIL}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "run_spin: FAIL: the trail of variant ${VARIANT} does not contain "
+        "'${EXPECT_TRAIL}'; see the counterexample above")
+    endif()
+  endif()
   message(STATUS "run_spin: PASS: variant ${VARIANT}: invalid end state found "
     "(errors: ${errors}) as expected")
 endif()

@@ -3,7 +3,8 @@
  * job was published; pan reports it as "invalid end state".
  *   spin -a sleep.pml               as built: errors: 0
  *   spin -a -DNO_RECHECK sleep.pml  worker skips the re-check: deadlock
- *   spin -a -DNO_FENCE sleep.pml    both fence(seq_cst) removed: deadlock   */
+ *   spin -a -DNO_FENCE sleep.pml    both fence(seq_cst) removed: deadlock
+ *   spin -a -DNO_WORKER_FENCE / -DNO_PUBLISHER_FENCE   one of them removed: deadlock   */
 
 bit  M = 0;              /* pool mutex M (1 = held) */
 bool waiting = false;    /* Worker is blocked in wait(CV, M) */
@@ -36,7 +37,7 @@ search:
   fi;
   atomic { !wbuf && M == 0 -> M = 1 };    /* lock(M) (locked op = full barrier) */
   W_STORE_SLEEPERS(sleepers + 1);         /* register: sleepers += 1 (buffered) */
-#ifndef NO_FENCE
+#if !defined(NO_FENCE) && !defined(NO_WORKER_FENCE)
   !wbuf;                                  /* fence(seq_cst): drain own buffer */
 #endif
 #ifndef NO_RECHECK
@@ -60,7 +61,7 @@ got_job:
 
 active proctype Producer() {
   P_STORE_LEN(qlen + 1);                  /* publish: len += 1 (buffered) */
-#ifndef NO_FENCE
+#if !defined(NO_FENCE) && !defined(NO_PUBLISHER_FENCE)
   !pbuf;                                  /* fence(seq_cst): drain own buffer */
 #endif
   if
