@@ -4,7 +4,8 @@
  * a double take fails the assertion in TAKE, a lost job fails the one in Check.
  *   spin -a deque.pml                 as built: errors: 0
  *   spin -a -DNO_POP_FENCE deque.pml  pop's fence(seq_cst) removed: job 1 taken twice
- *   spin -a -DNO_STEAL_FENCE deque.pml  steal's fence removed: errors: 0 (a no-op on TSO)  */
+ *   spin -a -DNO_STEAL_FENCE deque.pml  steal's fence removed: errors: 0 (a no-op on TSO)
+ *   spin -a -DNO_POP_CAS deque.pml    the last job's CAS made a store: job 1 taken twice  */
 
 byte top = 0;            /* memory: Inner::top */
 byte bottom = 2;         /* memory: Inner::bottom (two jobs pushed before the race) */
@@ -34,9 +35,13 @@ active proctype Owner() {         /* Worker::pop */
   if
   :: t > b -> O_STORE_BOTTOM(b + 1)          /* it was empty: put bottom back */
   :: t == b ->                               /* the last job: race the thieves on top */
+#ifndef NO_POP_CAS
        atomic { !obuf -> if :: top == t -> top = t + 1; won = true   /* CAS (locked: */
                            :: else -> won = false                     /*  drains first) */
                          fi };
+#else
+       atomic { !obuf -> top = t + 1; won = true };  /* a plain store: the owner always "wins" */
+#endif
        O_STORE_BOTTOM(b + 1);
        if :: won -> TAKE(b) :: else fi
   :: t < b -> TAKE(b)                        /* more than one job left: no race, take it */

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Self-tests of the mutant runner's catalogue parser and apply logic (run by ctest)."""
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import mutants  # noqa: E402
+from mutants import CatalogueError, apply, matrix, parse_catalogue, select  # noqa: E402
+
+ONE = """
+[a.b]
+file = src/x.hpp
+anchor = x.store(1, std::memory_order_release);
+replace = x.store(1, std::memory_order_relaxed);
+breaks = something
+expect = tsan
+"""
+
+SOURCE = """void f() {
+    x.store(1, std::memory_order_release);
+    if (ok(1,
+           2))
+        g();
+}
+"""
+
+
+def mutant(text=ONE):
+    return parse_catalogue(text)[0]
+
+
+class ParseTest(unittest.TestCase):
+    def test_fields(self):
+        m = mutant()
+        self.assertEqual((m.name, m.file, m.expect, m.model), ("a.b", "src/x.hpp", "tsan", None))
+        self.assertEqual(m.anchor, ["x.store(1, std::memory_order_release);"])
+
+    def test_continuation_lines_are_anchor_lines(self):
+        m = mutant(ONE.replace("anchor = x.store(1, std::memory_order_release);",
+                               "anchor = if (ok(1,\n    2))"))
+        self.assertEqual(m.anchor, ["if (ok(1,", "2))"])
+
+    def test_empty_replace_is_no_lines(self):
+        self.assertEqual(mutant(ONE.replace("replace = x.store(1, std::memory_order_relaxed);",
+                                            "replace =")).replace, [])
+
+    def test_model(self):
+        m = mutant(ONE + "model = deque.pml NO_POP_FENCE\n")
+        self.assertEqual(m.model, ("deque.pml", "NO_POP_FENCE"))
+
+    def test_errors(self):
+        bad = {
+            "missing": ONE.replace("breaks = something\n", ""),
+            "unknown": ONE + "colour = red\n",
+            "expect": ONE.replace("expect = tsan", "expect = luck"),
+            "survivor": ONE.replace("expect = tsan", "expect = survives"),
+            "model": ONE.replace("expect = tsan", "expect = model"),
+            "model form": ONE + "model = deque.pml\n",
+            "duplicate": ONE + ONE,
+        }
+        for what, text in bad.items():
+            with self.subTest(what), self.assertRaises(CatalogueError):
+                parse_catalogue(text)
+
+    def test_select(self):
+        ms = parse_catalogue(ONE + ONE.replace("[a.b]", "[c.d]"))
+        self.assertEqual([m.name for m in select(ms, [])], ["a.b", "c.d"])
+        self.assertEqual([m.name for m in select(ms, ["c.d"])], ["c.d"])
+        with self.assertRaises(CatalogueError):
+            select(ms, ["nope"])
+
+
+class ApplyTest(unittest.TestCase):
+    def test_keeps_indentation(self):
+        self.assertIn("\n    x.store(1, std::memory_order_relaxed);\n", apply(SOURCE, mutant()))
+
+    def test_changes_only_the_anchor(self):
+        out = apply(SOURCE, mutant())
+        self.assertEqual(out.replace("relaxed", "release"), SOURCE)
+
+    def test_multi_line_anchor(self):
+        m = mutant(ONE.replace("anchor = x.store(1, std::memory_order_release);",
+                               "anchor = if (ok(1,\n    2))").replace(
+            "replace = x.store(1, std::memory_order_relaxed);", "replace = if (false)"))
+        self.assertIn("\n    if (false)\n        g();\n", apply(SOURCE, m))
+
+    def test_delete(self):
+        m = mutant(ONE.replace("replace = x.store(1, std::memory_order_relaxed);", "replace ="))
+        self.assertEqual(apply(SOURCE, m), SOURCE.replace(
+            "    x.store(1, std::memory_order_release);\n", ""))
+
+    def test_anchor_must_be_a_whole_line(self):
+        m = mutant(ONE.replace("anchor = x.store(1, std::memory_order_release);",
+                               "anchor = x.store(1,"))
+        with self.assertRaisesRegex(CatalogueError, "not found"):
+            apply(SOURCE, m)
+
+    def test_anchor_that_moved_is_an_error(self):
+        with self.assertRaisesRegex(CatalogueError, "a.b.*not found in src/x.hpp"):
+            apply(SOURCE.replace("release", "seq_cst"), mutant())
+
+    def test_ambiguous_anchor_is_an_error(self):
+        with self.assertRaisesRegex(CatalogueError, "found 2 times"):
+            apply(SOURCE + SOURCE, mutant())
+
+
+class MatrixTest(unittest.TestCase):
+    def test_rows_and_unexpected_outcomes(self):
+        m = mutant()
+        text = matrix([(m, "tsan", 12.3), (m, None, 40.0)], times=True)
+        self.assertIn("a.b     tsan          12 s\n", text)
+        self.assertIn("a.b     SURVIVED      40 s  (expected: tsan)", text)
+        self.assertTrue(text.endswith("1 killed, 1 survived, of 2 mutants"))
+        self.assertNotIn(" s", matrix([(m, "tsan", 12.3)], times=False).splitlines()[1])
+
+
+class CatalogueTest(unittest.TestCase):
+    """The real catalogue: well formed, and every anchor applies to the tree exactly once."""
+
+    def test_every_mutant_applies(self):
+        ms = parse_catalogue(mutants.CATALOGUE.read_text())
+        self.assertGreaterEqual(len(ms), 20)
+        for m in ms:
+            with self.subTest(m.name):
+                apply((mutants.ROOT / m.file).read_text(), m)
+
+    def test_every_model_variant_exists(self):
+        for m in parse_catalogue(mutants.CATALOGUE.read_text()):
+            if m.model:
+                with self.subTest(m.name):
+                    model = (mutants.ROOT / "tests" / "model" / m.model[0]).read_text()
+                    self.assertIn(m.model[1], model)
+
+
+if __name__ == "__main__":
+    unittest.main()
