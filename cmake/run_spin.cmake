@@ -112,6 +112,11 @@ else()
         "'${EXPECT_TRAIL}'; see the counterexample above")
     endif()
   endif()
-  message(STATUS "run_spin: PASS: variant ${VARIANT}: invalid end state found "
-    "(errors: ${errors}) as expected")
+  if(DEFINED EXPECT_TRAIL)
+    message(STATUS "run_spin: PASS: variant ${VARIANT}: errors: ${errors}, the trail says "
+      "'${EXPECT_TRAIL}' as expected")
+  else()
+    message(STATUS "run_spin: PASS: variant ${VARIANT}: invalid end state found "
+      "(errors: ${errors}) as expected")
+  endif()
 endif()
