@@ -1,0 +1,273 @@
+"""Self-tests of chapters.py: the snippet fixtures under fixtures/, console blocks written here.
+
+    python3 -m unittest discover -s tests/docs -p 'test_*.py'      (ctest: docs.selftest)
+"""
+import contextlib
+import io
+import os
+import re
+import shutil
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+import chapters
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def run(*argv):
+    """(exit code, output) of chapters.py with these arguments."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            code = chapters.main(list(argv))
+        except SystemExit as e:  # argparse's usage errors
+            code = e.code
+    return code, out.getvalue()
+
+
+class Tree:
+    """Fixtures copied over each other into a fresh directory: `good, stale` is the good tree
+    with the stale chapters."""
+
+    def __init__(self, *fixtures, files=None):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self.tmp.name)
+        for f in fixtures:
+            shutil.copytree(FIXTURES / f, self.root, dirs_exist_ok=True)
+        for rel, text in (files or {}).items():
+            (self.root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (self.root / rel).write_text(text)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.tmp.cleanup()
+
+    def run(self, mode, *args):
+        return run(mode, "--root", str(self.root), *args)
+
+
+class Snippets(unittest.TestCase):
+    def check(self, root, summary):
+        code, out = run("check", "--snippets", "--root", str(root))
+        self.assertEqual(code, 0, out)
+        self.assertIn(summary, out)  # the count: a parser that finds nothing cannot pass
+
+    def fails(self, tree, mode, *expected):
+        code, out = tree.run(mode, "--snippets")
+        self.assertEqual(code, 1, out)
+        for e in expected:
+            self.assertRegex(out, e)
+
+    def test_good(self):
+        self.check(FIXTURES / "good", "snippets: 15 blocks checked in 2 chapters, 0 problems")
+
+    def test_nested_and_overlapping_regions(self):
+        self.check(FIXTURES / "nested", "snippets: 7 blocks checked in 1 chapters, 0 problems")
+
+    def test_no_chapters(self):
+        self.check(FIXTURES / "empty", "snippets: 0 blocks checked in 0 chapters, 0 problems")
+
+    def test_stale(self):
+        with Tree("good", "stale") as t:
+            self.fails(t, "check",
+                       r"chapters/x\.md:14: block differs from src/a\.hpp:hostile",
+                       r"  chapter\| int a\[3\] = \{1, 2, 4\}",
+                       r"  source \| int a\[3\] = \{1, 2, 3\}",
+                       r"  source \| \[\[nodiscard\]\] int f\(\)",
+                       r"  source \| auto s = \"\$\{x\} \$ENV\{HOME\}",
+                       r"chapters/y\.md:6: block differs from src/a\.hpp:indented",
+                       r"chapters/y\.md:23: block differs from src/a\.hpp:indented",
+                       r"chapter: \(end of block\)",
+                       r"in 2 chapters, 3 problems")
+
+    def test_each_problem(self):
+        cases = {
+            "unmarked": [r"chapters/unmarked\.md:5: cpp block without a marker",
+                         r"in 1 chapters, 1 problems"],
+            "missing-file": [r"chapters/missing-file\.md:3: snippet marker names a missing file "
+                             r"'src/does_not_exist\.hpp'", r" 1 problems"],
+            "missing-anchor": [r"chapters/missing-anchor\.md:8: anchor 'absent' not found in "
+                               r"'src/b\.hpp'", r"2 blocks checked in 1 chapters, 1 problems"],
+            "unterminated": [r"chapters/unterminated\.md:3: anchor 'opened' is started at "
+                             r"src/open\.hpp:1 but never ended", r" 1 problems"],
+            "duplicate": [r"anchor 'twice' is started more than once in 'src/dup\.hpp' "
+                          r"\(lines 1, 4\)", r" 1 problems"],
+            "malformed": [r"chapters/malformed\.md:3: malformed marker",
+                          r"chapters/malformed\.md:8: marker is not directly followed by a code "
+                          r"fence", r"chapters/malformed\.md:15: code fence '```' is never closed",
+                          r" 3 problems"],
+        }
+        for fixture, expected in cases.items():
+            with self.subTest(fixture), Tree(fixture) as t:
+                self.fails(t, "check", *expected)
+
+    def test_every_problem_is_reported(self):
+        with Tree("good", "stale", "unmarked", "missing-file", "missing-anchor", "unterminated",
+                  "duplicate", "malformed") as t:
+            self.fails(t, "check", r"chapters/x\.md:14: block differs",
+                       r"chapters/unmarked\.md:5: cpp block without a marker",
+                       r"chapters/missing-file\.md:3: snippet marker names a missing file",
+                       r"chapters/missing-anchor\.md:8: anchor 'absent' not found",
+                       r"chapters/unterminated\.md:3: anchor 'opened' is started",
+                       r"chapters/duplicate\.md:3: anchor 'twice' is started more than once",
+                       r"chapters/malformed\.md:15: code fence",
+                       r"snippets: [0-9]+ blocks checked in 8 chapters, 11 problems")
+
+    def test_update_fixes_what_it_can_and_fails_on_the_rest(self):
+        with Tree("good", "stale", "missing-file", "unmarked") as t:
+            self.fails(t, "update", r"snippets: updated chapters/x\.md:14 from src/a\.hpp:hostile",
+                       r"chapters/missing-file\.md:3: snippet marker names a missing file",
+                       r"chapters/unmarked\.md:5: cpp block without a marker",
+                       r"in 4 chapters, 3 blocks updated, 2 problems")
+
+    def roundtrip(self, fixtures, updated):
+        with Tree(*fixtures) as t:
+            code, out = t.run("update", "--snippets")
+            self.assertEqual(code, 0, out)
+            self.assertIn(f", {updated} blocks updated, 0 problems", out)
+            code, out = t.run("check", "--snippets")
+            self.assertEqual(code, 0, out)
+            code, out = t.run("update", "--snippets")
+            self.assertIn(", 0 blocks updated, 0 problems", out)
+            self.assertNotIn("wrote", out)
+            good = [p for p in (FIXTURES / "good").rglob("*") if p.is_file()]
+            self.assertTrue(good)
+            for p in good:  # byte for byte, the missing final newline of y.md included
+                rel = p.relative_to(FIXTURES / "good")
+                self.assertEqual((t.root / rel).read_bytes(), p.read_bytes(), rel)
+
+    def test_update_roundtrip(self):
+        self.roundtrip(["good", "stale"], 3)
+
+    def test_update_of_a_fresh_tree_is_a_noop(self):
+        self.roundtrip(["good"], 0)
+
+    def test_bad_arguments(self):
+        code, out = run("bogus")
+        self.assertEqual(code, 2)
+        self.assertIn("invalid choice: 'bogus'", out)
+        code, out = run("check", "--root", str(FIXTURES / "does-not-exist"))
+        self.assertEqual(code, 2)
+        self.assertRegex(out, r"ROOT '.*does-not-exist' is not a directory")
+
+
+def chapter(*blocks):
+    return "# C\n\n" + "\n".join(f"Text.\n\n<!-- console: {m} -->\n```console\n{b}```\n"
+                                 for m, b in blocks)
+
+
+class Console(unittest.TestCase):
+    def tree(self, *blocks):
+        return Tree(files={"chapters/c.md": chapter(*blocks)})
+
+    def test_marker_options(self):
+        cmd, o = chapters.console_marker(
+            "grep -c x a | sort | exit 3 | varies: ^run \\d | varies: s$ | timeout 9 | slow")
+        self.assertEqual(cmd, "grep -c x a | sort")  # the shell's pipes stay in the command
+        self.assertEqual((o["exit"], o["varies"], o["timeout"], o["slow"], o["manual"]),
+                         (3, ["^run \\d", "s$"], 9.0, True, False))
+
+    def test_a_fresh_block_passes(self):
+        with self.tree(("echo a; echo b >&2; exit 3 | exit 3", "$ echo a; echo b >&2; exit 3\na\nb\n")) as t:
+            code, out = t.run("check", "--console")
+            self.assertEqual(code, 0, out)
+            self.assertIn("console: 1 blocks run", out)
+
+    def test_update_then_check_then_noop(self):
+        with self.tree(("printf 'x\\ny\\n'", "$ printf 'x\\ny\\n'\nold\n"),
+                       ("echo 'one | two'", "$ echo 'one | two'\n")) as t:
+            code, out = t.run("check", "--console")
+            self.assertEqual(code, 1, out)
+            self.assertRegex(out, r"chapters/c\.md:6: block differs from a fresh run of "
+                             r"`printf 'x\\ny\\n'` \(2 lines differ")
+            self.assertRegex(out, r"chapter: old\n    fresh  : x")
+            self.assertRegex(out, r"chapters/c\.md:14: block differs")
+            code, out = t.run("update", "--console", str(t.root / "chapters/c.md"))
+            self.assertEqual(code, 0, out)
+            self.assertIn("2 updated", out)
+            self.assertIn("$ printf 'x\\ny\\n'\nx\ny\n```", (t.root / "chapters/c.md").read_text())
+            self.assertEqual(t.run("check", "--console")[0], 0)
+            self.assertNotIn("wrote", t.run("update", "--console")[1])
+
+    def test_wrong_exit_code_fails_and_is_not_rewritten(self):
+        with self.tree(("echo out; exit 3", "$ echo out; exit 3\nout\n")) as t:
+            for mode in ("check", "update"):
+                code, out = t.run(mode, "--console")
+                self.assertEqual(code, 1, out)
+                self.assertIn("chapters/c.md:6: `echo out; exit 3` exited 3, the marker expects "
+                              "exit 0", out)
+            self.assertNotIn("wrote", out)
+
+    def test_varying_lines_compared_by_shape(self):
+        block = "$ echo 'run 0: 12.5 ms, 3 sleeps'\nrun 0: 9.75 ms, 3 sleeps\n"
+        with self.tree(("echo 'run 0: 12.5 ms, 3 sleeps' | varies: ms", block)) as t:
+            self.assertEqual(t.run("check", "--console")[0], 0)  # numbers differ, shape same
+        with self.tree(("echo 'run 0: 12.5 ms, 3 sleeps'", block)) as t:
+            self.assertEqual(t.run("check", "--console")[0], 1)  # not marked: exact
+        with self.tree(("echo 'run 0: 12.5 ms, 3 wakes' | varies: ms", block)) as t:
+            self.assertEqual(t.run("check", "--console")[0], 1)  # a word differs: not the shape
+
+    def test_first_line_must_be_the_command(self):
+        with self.tree(("echo a", "$ echo b\na\n")) as t:
+            code, out = t.run("check", "--console")
+            self.assertEqual(code, 1)
+            self.assertIn("chapters/c.md:6: the block's first line is not `$ echo a`", out)
+
+    def test_missing_build_tree_is_skipped(self):
+        with self.tree(("build/nope/apps/fib 2", "$ build/nope/apps/fib 2\n"),
+                       ("ctest --preset tsan -L docs", "$ ctest --preset tsan -L docs\n")) as t:
+            code, out = t.run("check", "--console")
+            self.assertEqual(code, 0, out)
+            self.assertIn("skipped chapters/c.md:6: build/nope is not built", out)
+            self.assertIn("skipped chapters/c.md:13: build/tsan is not built", out)
+            self.assertIn("0 blocks run", out)
+
+    def test_slow_and_manual_run_only_when_asked(self):
+        with self.tree(("echo s | slow", "$ echo s\nwrong\n"),
+                       ("echo m | manual", "$ echo m\nwrong\n")) as t:
+            code, out = t.run("check", "--console")
+            self.assertEqual(code, 0, out)
+            self.assertIn("1 slow and 1 manual not run", out)
+            code, out = t.run("check", "--console", "--slow")
+            self.assertEqual(code, 1)
+            self.assertIn("1 blocks run", out)
+            self.assertEqual(t.run("check", "--console", "--manual")[1].count("block differs"), 2)
+
+    def test_timeout_kills_the_command(self):
+        with self.tree(("sleep 30 | timeout 1", "$ sleep 30\n")) as t:
+            start = time.monotonic()
+            code, out = t.run("check", "--console")
+            self.assertEqual(code, 1)
+            self.assertIn("`sleep 30` was killed after 1 s", out)
+            self.assertLess(time.monotonic() - start, 10)
+
+    def test_the_checkout_path_is_written_as_dot(self):
+        with self.tree(("pwd; ls chapters", "$ pwd; ls chapters\n")) as t:
+            t.run("update", "--console")
+            self.assertIn("$ pwd; ls chapters\n.\nc.md\n```", (t.root / "chapters/c.md").read_text())
+
+    def test_inside_a_console_command_the_console_check_is_skipped(self):
+        # a block running ctest would otherwise run this check again, recursively
+        with self.tree(("echo a", "$ echo a\nwrong\n")) as t:
+            os.environ[chapters.NESTED] = "1"
+            try:
+                code, out = t.run("check", "--console")
+            finally:
+                del os.environ[chapters.NESTED]
+            self.assertEqual(code, 0, out)
+            self.assertIn("console: skipped (already inside", out)
+
+    def test_marker_above_another_language(self):
+        with Tree(files={"chapters/c.md": "<!-- console: echo a -->\n```sh\n$ echo a\n```\n"}) as t:
+            code, out = t.run("check", "--console")
+            self.assertEqual(code, 1)
+            self.assertIn("chapters/c.md:1: console marker above a ```sh block", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
