@@ -11,10 +11,18 @@
 //   fences  a seq_cst fence in each thread (the pool's two fences): both-old is forbidden;
 //   rmw     the store made an exchange (relaxed): on x86 that is a locked instruction, which
 //           drains the store buffer, so both-old vanishes -- by the hardware, not by the standard.
-// Each trial starts with both threads at a spin barrier and a short random delay, so that the two
-// windows overlap often; the trial number is the value stored, so nothing is reset between trials.
+// As in Preshing's program, the two threads are pinned to two different cores (on one core they
+// share one store buffer and never reorder), and each trial starts with both threads at a spin
+// barrier and a short random delay, so that the two windows overlap often. The trial number is the
+// value stored, so nothing is reset between trials.
 #include <atomic>
 #include <thread>
+#include <vector>
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <mini/cpu_relax.hpp>
 
 #include "common.hpp"
 
@@ -32,17 +40,37 @@ struct Shared {
 // Both threads wait here for each other before trial i: `target` is twice the trials begun.
 void arrive_and_wait(std::atomic<std::uint64_t>& arrived, std::uint64_t target) {
     arrived.fetch_add(1, std::memory_order_acq_rel);
-    for (unsigned spins = 0; arrived.load(std::memory_order_acquire) < target; ++spins)
+    for (unsigned spins = 0; arrived.load(std::memory_order_acquire) < target; ++spins) {
+        mini::cpu_relax();
         if (spins > 1000) std::this_thread::yield(); // the other thread is not running
+    }
 }
 
-// A random 0..15 iterations of an empty loop (xorshift), so that the two stores do not always
+// A random 0..7 iterations of an empty loop (xorshift), so that the two stores do not always
 // leave the barrier in the same order.
 void random_delay(std::uint32_t& state) {
     state ^= state << 13;
     state ^= state >> 17;
     state ^= state << 5;
-    for (std::uint32_t k = state % 16; k > 0; --k) asm volatile("");
+    for (std::uint32_t k = state % 8; k > 0; --k) asm volatile("");
+}
+
+// The first two CPUs this process may run on (read once: pinning the main thread narrows its mask),
+// or fewer.
+std::vector<int> two_cpus() {
+    cpu_set_t allowed;
+    std::vector<int> cpus;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return cpus;
+    for (int cpu = 0; cpu < CPU_SETSIZE && cpus.size() < 2; ++cpu)
+        if (CPU_ISSET(cpu, &allowed)) cpus.push_back(cpu);
+    return cpus;
+}
+
+void pin_to(int cpu) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    pthread_setaffinity_np(pthread_self(), sizeof one, &one); // best effort: unpinned still works
 }
 
 template <Order order>
@@ -61,7 +89,7 @@ std::uint64_t store_then_load(std::atomic<std::uint64_t>& mine, std::atomic<std:
 
 // Runs `trials` trials; returns how many ended with both loads reading an older value.
 template <Order order>
-std::uint64_t count_both_old(Shared& s, std::uint64_t trials) {
+std::uint64_t count_both_old(Shared& s, std::uint64_t trials, const std::vector<int>& cpus) {
     s.x = 0;
     s.y = 0;
     const std::uint64_t base = s.arrived.load();
@@ -71,6 +99,7 @@ std::uint64_t count_both_old(Shared& s, std::uint64_t trials) {
         return r[0] < trial && r[1] < trial;
     };
     auto side = [&](int t) {
+        if (cpus.size() == 2) pin_to(cpus[t]);
         std::uint32_t rng = 0x9e3779b9u * (t + 1);
         std::atomic<std::uint64_t>& mine = t ? s.y : s.x;
         std::atomic<std::uint64_t>& other = t ? s.x : s.y;
@@ -105,25 +134,34 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0.1, 3600.0));
     if (int code = app::parse(cli, argc, argv); code >= 0) return code;
 
+    const std::vector<int> cpus = two_cpus();
     fmt::print("store buffering, {} trials per variant: "
                "X = 1; r0 = Y  ||  Y = 1; r1 = X  -- counted: r0 and r1 both old\n",
                trials);
+    if (cpus.size() == 2)
+        fmt::print("the two threads pinned to CPUs {} and {}\n", cpus[0], cpus[1]);
+    else
+        fmt::print("one CPU only: the threads share a store buffer, no reordering can show\n");
     std::fflush(stdout);
     Shared s;
     std::atomic<const char*> variant{""};
     mini::Watchdog dog(
         "running litmus", app::seconds(watchdog_s), [&] { return s.arrived.load(); },
-        [&] { return fmt::format("variant {}, barrier count {}", variant.load(), s.arrived.load()); });
+        [&] {
+            return fmt::format("variant {}, barrier count {}", variant.load(), s.arrived.load());
+        });
     auto report = [&](const char* name, const char* what, std::uint64_t n) {
         fmt::print("{:<7} {:<48} both old in {:>9} of {} trials\n", name, what, n, trials);
         std::fflush(stdout);
     };
     variant = "none";
-    report("none", "(store; compiler barrier; load):", count_both_old<Order::none>(s, trials));
+    report("none",
+           "(store; compiler barrier; load):", count_both_old<Order::none>(s, trials, cpus));
     variant = "fences";
-    const std::uint64_t fenced = count_both_old<Order::fences>(s, trials);
+    const std::uint64_t fenced = count_both_old<Order::fences>(s, trials, cpus);
     report("fences", "(store; seq_cst fence; load):", fenced);
     variant = "rmw";
-    report("rmw", "(relaxed exchange; compiler barrier; load):", count_both_old<Order::rmw>(s, trials));
+    report("rmw", "(relaxed exchange; compiler barrier; load):",
+           count_both_old<Order::rmw>(s, trials, cpus));
     return fenced == 0 ? app::ok : app::wrong_result;
 }
