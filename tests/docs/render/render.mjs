@@ -1,5 +1,5 @@
 // render.mjs -- render every ```mermaid block of the given markdown files in a real browser engine
-// (Debian's chromium driven by @mermaid-js/mermaid-cli), as GitHub would show them.
+// (mermaid in Debian's chromium, driven by puppeteer), as GitHub would show them.
 //
 //   node tests/docs/render/render.mjs [--png DIR] FILE.md...
 //
@@ -13,7 +13,8 @@ import puppeteer from "puppeteer";
 import { renderMermaid } from "@mermaid-js/mermaid-cli";
 
 // Files are named from the repository root (import.meta.dirname is newer than Debian 12's node 18).
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../../..");
 
 // The ```mermaid blocks of one file: [{line, text}], line being the opening fence's.
 function diagrams(file) {
@@ -50,27 +51,37 @@ const browser = await puppeteer.launch({
     // root in a container has no user namespaces for chromium's sandbox
     args: process.getuid() === 0 ? ["--no-sandbox"] : [],
 });
+// One page loads mermaid once and renders every diagram (a page per diagram, as mermaid-cli's
+// renderMermaid does, costs seconds each); --png uses renderMermaid, for its pictures.
+const page = await browser.newPage();
+await page.setContent("<!doctype html><html><body></body></html>");
+await page.addScriptTag({ path: path.join(here, "node_modules/mermaid/dist/mermaid.min.js") });
+await page.evaluate(() => window.mermaid.initialize({ startOnLoad: false }));
 let rendered = 0, failed = 0;
 try {
     for (const file of args) {
         for (const d of diagrams(file)) {
             const where = `${path.relative(root, path.resolve(file))}:${d.line}`;
-            try {
-                const { data } = await renderMermaid(browser, d.text, "svg");
-                // mermaid draws some errors as a diagram instead of throwing
-                if (/aria-roledescription="error"|Syntax error in text/.test(Buffer.from(data)))
-                    throw new Error("mermaid drew its error diagram");
-                if (pngDir) {
-                    const png = await renderMermaid(browser, d.text, "png", {
-                        viewport: { width: 1200, height: 800, deviceScaleFactor: 2 },
-                    });
-                    const name = `${path.basename(file, ".md")}-${d.line}.png`;
-                    fs.writeFileSync(path.join(pngDir, name), png.data);
+            const error = await page.evaluate(async (id, text) => {
+                try {
+                    const { svg } = await window.mermaid.render(id, text);
+                    // mermaid draws some errors as a diagram instead of throwing
+                    return /aria-roledescription="error"/.test(svg) ? "mermaid drew its error diagram" : null;
+                } catch (e) {
+                    return String(e.message || e);
                 }
-                rendered++;
-            } catch (e) {
+            }, `diagram${rendered + failed}`, d.text);
+            if (error) {
                 failed++;
-                console.log(`${where}: mermaid render failed: ${String(e.message || e).split("\n").slice(0, 4).join(" | ")}`);
+                console.log(`${where}: mermaid render failed: ${error.split("\n").slice(0, 4).join(" | ")}`);
+                continue;
+            }
+            rendered++;
+            if (pngDir) {
+                const png = await renderMermaid(browser, d.text, "png", {
+                    viewport: { width: 1200, height: 800, deviceScaleFactor: 2 },
+                });
+                fs.writeFileSync(path.join(pngDir, `${path.basename(file, ".md")}-${d.line}.png`), png.data);
             }
         }
     }
