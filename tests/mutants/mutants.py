@@ -263,8 +263,9 @@ def main(argv=None):
         print(f"mutants: {e}", file=sys.stderr)
         return 2
     if args.list:
+        width = max(len(m.name) for m in mutants)
         for m in mutants:
-            print(f"{m.name}\t{m.file}\texpect {m.expect}\t{m.breaks}")
+            print(f"{m.name:<{width}}  {m.expect:<8}  {m.breaks}")
         return 0
 
     scratch = args.scratch.resolve()
