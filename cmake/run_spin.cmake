@@ -54,10 +54,11 @@ file(MAKE_DIRECTORY "${WORKDIR}")
 get_filename_component(model_name "${MODEL}" NAME)
 file(COPY "${MODEL}" DESTINATION "${WORKDIR}")
 
-# run(<label> <cmd>...): run in WORKDIR, print output, stop on non-zero exit.
+# run(<label> <cmd>...): run in WORKDIR, print output, stop on non-zero exit. Each step takes a
+# second on an idle machine; the generous timeout is for a loaded one (cc pan.c took over 30 s).
 function(run label)
   execute_process(COMMAND ${ARGN}
-    WORKING_DIRECTORY "${WORKDIR}" TIMEOUT 30
+    WORKING_DIRECTORY "${WORKDIR}" TIMEOUT 150
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   set(run_out "${out}${err}" PARENT_SCOPE)
   if(NOT rc STREQUAL "0")
@@ -83,7 +84,7 @@ if(EXPECT STREQUAL "ok")
   if(NOT errors EQUAL 0)
     # Show the counterexample to make the failure readable.
     execute_process(COMMAND "${SPIN_EXE}" -t -p ${define} "${model_name}"
-      WORKING_DIRECTORY "${WORKDIR}" TIMEOUT 30 OUTPUT_VARIABLE trail ERROR_VARIABLE trail)
+      WORKING_DIRECTORY "${WORKDIR}" TIMEOUT 150 OUTPUT_VARIABLE trail ERROR_VARIABLE trail)
     message(STATUS "counterexample (spin -t -p ${define} ${model_name}):\n${trail}")
     message(FATAL_ERROR "run_spin: FAIL: expected no errors for variant ${VARIANT}, "
       "pan reported errors: ${errors}")
@@ -103,7 +104,7 @@ else()
       "${VARIANT}, but not an invalid end state (deadlock); see output above")
   endif()
   execute_process(COMMAND "${SPIN_EXE}" -t -p ${define} "${model_name}"
-    WORKING_DIRECTORY "${WORKDIR}" TIMEOUT 30 OUTPUT_VARIABLE trail ERROR_VARIABLE trail)
+    WORKING_DIRECTORY "${WORKDIR}" TIMEOUT 150 OUTPUT_VARIABLE trail ERROR_VARIABLE trail)
   message(STATUS "counterexample (spin -t -p ${define} ${model_name}):\n${trail}")
   if(DEFINED EXPECT_TRAIL)
     string(FIND "${trail}" "${EXPECT_TRAIL}" at)
