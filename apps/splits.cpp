@@ -1,5 +1,6 @@
-// splits: what the adaptive splitter does. `count` prints leaf counts next to the no-steal theory,
-// `tree` draws one run's split tree, `sum` measures a parallel sum against a serial loop.
+// splits: what the adaptive splitter does. `count` prints leaf counts next to the no-steal theory
+// and next to rayon's own counts from this process, `tree` draws one run's split tree, `sum`
+// measures a parallel sum against a serial loop.
 #include <atomic>
 #include <bit>
 #include <map>
@@ -10,6 +11,9 @@
 #include <mini/splitter.hpp>
 
 #include "common.hpp"
+#if MINI_HAVE_RAYON
+#include "rayon/rayon.h"
+#endif
 
 namespace {
 
@@ -51,27 +55,73 @@ std::size_t theory(std::size_t threads, bool outside) {
     return outside && !mini::sabotage::ignore_migrated ? 4 * inside : inside;
 }
 
+// rayon's leaf counts over the same range, the same two ways, in this process (apps/rayon/).
+struct RayonCounts {
+#if MINI_HAVE_RAYON
+    // Outside: rayon's global pool, which a process can build once, hence one T per run of
+    // `splits`. Inside: install on a ThreadPool of T threads.
+    explicit RayonCounts(std::size_t threads) : pool(threads) {
+        built = rayon_side_init_global(threads) && pool.get();
+        fmt::print("{}: outside from its global pool of {} threads, inside install on a pool of "
+                   "{}\n",
+                   rayon_side_version(), threads, threads);
+        if (!built) fmt::print("rayon: could not build its pools of {} threads\n", threads);
+    }
+    std::size_t outside(std::size_t len, std::size_t work) const {
+        return rayon_side_leaves_outside(len, work);
+    }
+    std::size_t inside(std::size_t len, std::size_t work) const {
+        return rayon_side_leaves_inside(pool.get(), len, work);
+    }
+    rayon_side::Pool pool;
+    bool built;
+#else
+    explicit RayonCounts(std::size_t) { fmt::print("rayon: {}\n", MINI_RAYON_ABSENT); }
+    std::size_t outside(std::size_t, std::size_t) const { return 0; }
+    std::size_t inside(std::size_t, std::size_t) const { return 0; }
+    static constexpr bool built = false;
+#endif
+};
+
 int count(std::size_t threads, std::size_t len, std::size_t runs, std::size_t work,
           double watchdog_s) {
     fmt::print("leaf counts over [0, {}) on {} threads, {} runs, {} iterations of work per item\n",
                len, threads, runs, work);
     mini::ThreadPool pool(threads);
-    std::atomic<std::size_t> run{0};
+    const RayonCounts rayon(threads);
+    std::atomic<std::size_t> run{0}, step{0};
     mini::Watchdog dog(
         "counting leaves", app::seconds(watchdog_s),
-        [&] { return pool.stats().joins + run.load(); },
+        [&] { return pool.stats().joins + run.load() + step.load(); },
         [&] {
             return fmt::format("run {}/{}, {} joins", run.load() + 1, runs, pool.stats().joins);
         });
+    std::size_t equal = 0;
     for (; run < runs; ++run) {
         const Count out = count_run(pool, len, work);
+        const std::size_t r_out = rayon.built ? rayon.outside(len, work) : 0;
+        ++step;
         const Count in = pool.install([&] { return count_run(pool, len, work); });
-        fmt::print("run {}: outside {:>4} (no-steal theory {:>4}, {:>3} pieces migrated)   "
-                   "inside {:>4} (theory {:>4}, {:>3} migrated)\n",
-                   run.load(), out.leaves, theory(threads, true), out.migrated, in.leaves,
-                   theory(threads, false), in.migrated);
+        const std::size_t r_in = rayon.built ? rayon.inside(len, work) : 0;
+        ++step;
+        const bool same = out.leaves == r_out && in.leaves == r_in;
+        equal += same;
+        auto beside = [&](std::size_t r) {
+            return rayon.built ? fmt::format(" rayon {:>4}", r) : std::string();
+        };
+        fmt::print("run {}: outside {:>4}{} (no-steal theory {:>4}, {:>3} pieces migrated)   "
+                   "inside {:>4}{} (theory {:>4}, {:>3} migrated){}\n",
+                   run.load(), out.leaves, beside(r_out), theory(threads, true), out.migrated,
+                   in.leaves, beside(r_in), theory(threads, false), in.migrated,
+                   rayon.built ? (same ? "   equal" : "   differs") : "");
         std::fflush(stdout);
     }
+    if (rayon.built) fmt::print("{} of {} runs equal to rayon's counts\n", equal, runs);
+    else fmt::print("rayon: {}\n", MINI_RAYON_ABSENT);
+    if (rayon.built && work > 0)
+        fmt::print("with work per item thieves steal, in both runtimes, at moments that differ "
+                   "from run to run, and each steal adds leaves: counts that differ are expected "
+                   "here\n");
     return app::ok;
 }
 

@@ -1,0 +1,46 @@
+// rayon itself behind a C ABI: the functions of the Rust crate in this folder (src/lib.rs says
+// what each one does). Linked into `splits` and `compare` only, when cmake/Rayon.cmake builds it
+// (MINI_HAVE_RAYON). A panic in Rust aborts the process; nothing unwinds into C++.
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rayon_side_pool rayon_side_pool; // a rayon::ThreadPool
+typedef uint64_t (*rayon_side_leaf)(unsigned n);  // fib's leaf, called from rayon's workers
+
+const char* rayon_side_version(void);
+bool rayon_side_init_global(size_t threads);
+rayon_side_pool* rayon_side_pool_new(size_t threads);
+void rayon_side_pool_free(rayon_side_pool* pool);
+size_t rayon_side_leaves_outside(size_t len, size_t work);
+size_t rayon_side_leaves_inside(const rayon_side_pool* pool, size_t len, size_t work);
+uint64_t rayon_side_fib(const rayon_side_pool* pool, unsigned n, unsigned cutoff,
+                        rayon_side_leaf leaf, uint64_t* joins);
+uint64_t rayon_side_sum(const rayon_side_pool* pool, const uint64_t* values, size_t len);
+uint64_t rayon_side_trip(const rayon_side_pool* pool);
+
+#ifdef __cplusplus
+}
+
+#include <memory>
+
+namespace rayon_side {
+// Owns a rayon::ThreadPool of `threads` threads; get() is null if rayon could not start them.
+struct Pool {
+    explicit Pool(std::size_t threads) : p(rayon_side_pool_new(threads)) {}
+    const rayon_side_pool* get() const { return p.get(); }
+
+private:
+    struct Free {
+        void operator()(rayon_side_pool* q) const { rayon_side_pool_free(q); }
+    };
+    std::unique_ptr<rayon_side_pool, Free> p;
+};
+} // namespace rayon_side
+#endif

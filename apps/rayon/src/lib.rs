@@ -1,0 +1,158 @@
+//! rayon itself, behind a C ABI, so that the drivers `splits` and `compare` print rayon's figures
+//! beside the workbook's from the same process (chapters 3 and 5). Declared for C++ in
+//! `../rayon.h`; built by `cmake/Rayon.cmake`.
+//!
+//! Nothing unwinds across the boundary: both profiles set `panic = "abort"` (Cargo.toml), so a
+//! panic prints its message and aborts the whole process. A pool is handed to C++ as an opaque
+//! pointer (`Box<ThreadPool>`); it is only ever read through a shared reference.
+use rayon::prelude::*;
+use rayon::{ThreadPool, ThreadPoolBuilder};
+use std::os::raw::{c_char, c_uint};
+
+/// The leaf of `fib`: the C++ driver passes `app::fib_leaf` itself, so that rayon and the
+/// workbook run the very same leaves and only the runtimes differ.
+pub type FibLeaf = extern "C" fn(c_uint) -> u64;
+
+/// The rayon crates this library was built against, as a C string with static lifetime.
+/// Cargo.lock pins them, and cmake/Rayon.cmake builds with `--locked`, so they cannot drift.
+#[no_mangle]
+pub extern "C" fn rayon_side_version() -> *const c_char {
+    b"rayon 1.6.1, rayon-core 1.10.1\0".as_ptr().cast()
+}
+
+/// Builds rayon's global pool with `threads` threads (`ThreadPoolBuilder::build_global`). The
+/// global pool can be built once per process: returns true if it has `threads` threads now,
+/// false if it already existed with another count or a thread could not be started.
+#[no_mangle]
+pub extern "C" fn rayon_side_init_global(threads: usize) -> bool {
+    let _ = ThreadPoolBuilder::new().num_threads(threads).build_global();
+    // From a thread outside every pool, this is the global pool's thread count.
+    rayon::current_num_threads() == threads
+}
+
+/// A new `ThreadPool` of `threads` threads, or null if a thread could not be started.
+/// Free it with `rayon_side_pool_free`.
+#[no_mangle]
+pub extern "C" fn rayon_side_pool_new(threads: usize) -> *mut ThreadPool {
+    match ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => Box::into_raw(Box::new(pool)),
+        Err(_) => std::ptr::null_mut(),
+    }
+}
+
+/// Frees a pool made by `rayon_side_pool_new` (null is ignored). Its threads finish on their
+/// own after the pool is dropped; nothing may use the pointer afterwards.
+///
+/// # Safety
+/// `pool` is null or came from `rayon_side_pool_new` and was not freed before.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_pool_free(pool: *mut ThreadPool) {
+    if !pool.is_null() {
+        drop(Box::from_raw(pool));
+    }
+}
+
+/// `work` iterations of an empty loop, like `busy` in apps/splits.cpp (`asm volatile("")`):
+/// the empty asm block is opaque to the optimiser, so the loop stays.
+#[inline]
+fn busy(work: usize) {
+    for _ in 0..work {
+        unsafe { std::arch::asm!("", options(nostack, preserves_flags)) };
+    }
+}
+
+/// The leaves of one `(0..len).into_par_iter()`: `fold` calls its identity exactly once per
+/// sequential leaf (`FoldConsumer::into_folder` in rayon's src/iter/fold.rs, called by
+/// `bridge_producer_consumer` once per piece it stops splitting), so an identity of 1 summed over
+/// the leaves counts them. The range's `min_len` is 1, as in the workbook's `bridge`.
+fn leaves(len: usize, work: usize) -> usize {
+    (0..len)
+        .into_par_iter()
+        .fold(
+            || 1usize,
+            |leaf, _| {
+                busy(work);
+                leaf
+            },
+        )
+        .sum()
+}
+
+/// Leaf count from outside every pool: the calling thread is no worker, so the bridge's first
+/// join is injected into rayon's global pool (build it first with `rayon_side_init_global`).
+/// `work`: iterations of busy work per item.
+#[no_mangle]
+pub extern "C" fn rayon_side_leaves_outside(len: usize, work: usize) -> usize {
+    leaves(len, work)
+}
+
+/// Leaf count inside `pool.install`: the bridge starts on one of the pool's workers.
+///
+/// # Safety
+/// `pool` came from `rayon_side_pool_new` and is not freed meanwhile.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_leaves_inside(
+    pool: *const ThreadPool,
+    len: usize,
+    work: usize,
+) -> usize {
+    (*pool).install(|| leaves(len, work))
+}
+
+/// fib(n) with `rayon::join`, the shape of `app::fib` (apps/fib.hpp): fib(n - 1) is A, run here,
+/// fib(n - 2) is B, offered to thieves. Returns the value and the number of joins made.
+fn fib(n: c_uint, cutoff: c_uint, leaf: FibLeaf) -> (u64, u64) {
+    if n <= cutoff || n < 2 {
+        return (leaf(n), 0);
+    }
+    let ((a, ja), (b, jb)) = rayon::join(|| fib(n - 1, cutoff, leaf), || fib(n - 2, cutoff, leaf));
+    (a + b, 1 + ja + jb)
+}
+
+/// fib(n) with cutoff `cutoff`, inside `pool.install`, every leaf a call of `leaf`. Stores the
+/// number of joins it made in `*joins` (one per call above the cutoff, as `app::joins_of`).
+///
+/// # Safety
+/// `pool` came from `rayon_side_pool_new` and is not freed meanwhile; `joins` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_fib(
+    pool: *const ThreadPool,
+    n: c_uint,
+    cutoff: c_uint,
+    leaf: FibLeaf,
+    joins: *mut u64,
+) -> u64 {
+    let (value, j) = (*pool).install(|| fib(n, cutoff, leaf));
+    *joins = j;
+    value
+}
+
+/// The sum of `len` values with `par_iter().sum()`, inside `pool.install` (wrapping on overflow,
+/// as in a release build of Rust).
+///
+/// # Safety
+/// `pool` as above; `values` points to `len` readable `u64` that nobody writes meanwhile.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_sum(
+    pool: *const ThreadPool,
+    values: *const u64,
+    len: usize,
+) -> u64 {
+    let slice: &[u64] = if len == 0 {
+        &[]
+    } else {
+        std::slice::from_raw_parts(values, len)
+    };
+    (*pool).install(|| slice.par_iter().sum())
+}
+
+/// One wake-up round trip, as `trip_mini` in apps/compare.cpp: the calling thread (outside the
+/// pool) installs a trivial job and blocks until a worker has run it. Returns 1, computed by
+/// the job on the worker, so the caller can count the jobs that ran.
+///
+/// # Safety
+/// `pool` came from `rayon_side_pool_new` and is not freed meanwhile.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_trip(pool: *const ThreadPool) -> u64 {
+    (*pool).install(|| 1)
+}
