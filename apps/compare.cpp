@@ -1,10 +1,11 @@
-// compare: the workbook's pool side by side with oneTBB and OpenMP (chapter 5).
+// compare: the workbook's pool side by side with rayon, oneTBB and OpenMP (chapter 5).
 //
-// Four workloads, each run by plain serial code, the workbook's pool (mini), oneTBB and OpenMP in
-// this one process; within every run the implementations take turns, in an order that rotates
-// from run to run, so that all of them meet the same machine. Every result is checked. At the end,
-// one table: medians, min–max and the ratio to mini. oneTBB and OpenMP are optional at configure
-// time (cmake/Compare.cmake): a missing one leaves its column empty and says why.
+// Four workloads, each run by plain serial code, the workbook's pool (mini), rayon itself (the
+// Rust crate apps/rayon/), oneTBB and OpenMP in this one process; within every run the
+// implementations take turns, in an order that rotates from run to run, so that all of them meet
+// the same machine. Every result is checked. At the end, one table: medians, min–max and the
+// ratio to mini. rayon, oneTBB and OpenMP are optional at configure time (cmake/Rayon.cmake,
+// cmake/Compare.cmake): a missing one leaves its column empty and says why.
 #include <array>
 #include <atomic>
 #include <functional>
@@ -31,13 +32,19 @@
 
 #include "common.hpp"
 #include "fib.hpp"
+#if MINI_HAVE_RAYON
+#include "rayon/rayon.h"
+#endif
 
 namespace {
 
-enum Impl { serial, workbook, onetbb, openmp, num_impls };
-constexpr std::array<const char*, num_impls> impl_names{"serial", "mini", "oneTBB", "OpenMP"};
-constexpr std::array<bool, num_impls> built{true, true, MINI_HAVE_TBB, MINI_HAVE_OPENMP};
-constexpr std::array<const char*, num_impls> absent{"", "", MINI_TBB_ABSENT, MINI_OPENMP_ABSENT};
+enum Impl { serial, workbook, rayon, onetbb, openmp, num_impls };
+constexpr std::array<const char*, num_impls> impl_names{"serial", "mini", "rayon", "oneTBB",
+                                                        "OpenMP"};
+constexpr std::array<bool, num_impls> built{true, true, MINI_HAVE_RAYON, MINI_HAVE_TBB,
+                                            MINI_HAVE_OPENMP};
+constexpr std::array<const char*, num_impls> absent{"", "", MINI_RAYON_ABSENT, MINI_TBB_ABSENT,
+                                                    MINI_OPENMP_ABSENT};
 
 // ---- fib (apps/fib.hpp): every implementation runs the very same leaves ------------------------
 
@@ -182,6 +189,9 @@ struct Runtimes {
 
     std::size_t threads;
     mini::ThreadPool pool1{1}, pool;
+#if MINI_HAVE_RAYON
+    rayon_side::Pool rayon1{1}, rayon{threads}; // rayon::ThreadPool, apps/rayon/src/lib.rs
+#endif
 #if MINI_HAVE_TBB
     tbb::global_control control;
     tbb::task_arena arena1{1}, arena, outside;
@@ -268,12 +278,13 @@ std::string cell(const std::vector<Row>& rows, const Row& row, int impl) {
 }
 
 void print_table(const std::vector<Row>& rows) {
-    std::vector<std::array<std::string, num_impls + 1>> text;
-    text.push_back({"workload [unit]", impl_names[0], impl_names[1], impl_names[2], impl_names[3]});
+    std::vector<std::array<std::string, num_impls + 1>> text(1, {"workload [unit]"});
+    for (int i = 0; i < num_impls; ++i) text[0][i + 1] = impl_names[i];
     for (const Row& r : rows) {
         if (r.label.empty()) continue;
-        text.push_back(
-            {r.label, cell(rows, r, 0), cell(rows, r, 1), cell(rows, r, 2), cell(rows, r, 3)});
+        auto& line = text.emplace_back();
+        line[0] = r.label;
+        for (int i = 0; i < num_impls; ++i) line[i + 1] = cell(rows, r, i);
     }
     std::array<std::size_t, num_impls + 1> w{};
     for (const auto& line : text)
@@ -291,7 +302,8 @@ void print_table(const std::vector<Row>& rows) {
 int main(int argc, char** argv) {
     app::banner("compare");
     CLI::App cli{
-        "The workbook's pool (mini) side by side with oneTBB and OpenMP, and serial code:\n"
+        "The workbook's pool (mini) side by side with rayon, oneTBB and OpenMP, and serial "
+        "code:\n"
         "join overhead, fib(36) with cutoff 15, a sum of 2^24 u64, wake-up round trips.\n"
         "Prints one table of medians, min–max and ratios to mini; never asserts a timing.\n"
         "Exit codes: 0 all results correct, 1 wrong result, 2 usage error, 3 watchdog (no "
@@ -336,10 +348,21 @@ int main(int argc, char** argv) {
 #else
     fmt::print(", OpenMP {}", MINI_OPENMP_ABSENT);
 #endif
+#if MINI_HAVE_RAYON
+    fmt::print(", {}", rayon_side_version());
+#else
+    fmt::print(", rayon: {}", MINI_RAYON_ABSENT);
+#endif
     fmt::print("\n");
     std::fflush(stdout);
 
     Runtimes rt(threads);
+#if MINI_HAVE_RAYON
+    if (!rt.rayon1.get() || !rt.rayon.get()) {
+        fmt::print("rayon could not start the threads of its pools\n");
+        return app::wrong_result;
+    }
+#endif
     std::vector<std::uint64_t> values(len);
     std::iota(values.begin(), values.end(), std::uint64_t{1});
     const std::uint64_t sum_expected = std::uint64_t(len) * (len + 1) / 2;
@@ -362,14 +385,14 @@ int main(int argc, char** argv) {
         rows[idle] = {fmt::format("CPU in the {} ms pause after a job [ms]", pause_ms), Row::plain};
     for (RowId r : {trip, trip_cpu, trip_sleeps}) rows[r].note[serial] = "n/a";
     for (RowId r : {trip, trip_cpu, trip_sleeps}) rows[r].note[openmp] = "n/a [1]";
-    rows[trip_sleeps].note[onetbb] = "not counted";
-    for (int i : {onetbb, openmp}) {
+    rows[trip_sleeps].note[onetbb] = rows[trip_sleeps].note[rayon] = "not counted";
+    for (int i : {rayon, onetbb, openmp}) {
         if (built[i]) continue;
         bool first = true;
         for (Row& r : rows) {
             if (r.label.empty()) continue;
-            r.note[i] = first ? absent[i]
-                              : std::string(absent[i]).substr(0, std::string(absent[i]).find(' '));
+            const std::string why = absent[i];
+            r.note[i] = first ? why : why.substr(0, why.find(" ("));
             first = false;
         }
     }
@@ -447,6 +470,9 @@ int main(int argc, char** argv) {
 #if MINI_HAVE_TBB
         tbb::task_arena& arena = one ? rt.arena1 : rt.arena;
 #endif
+#if MINI_HAVE_RAYON
+        const rayon_side_pool* rpool = (one ? rt.rayon1 : rt.rayon).get();
+#endif
         const unsigned n = r == fib ? fib_n : join_n, c = r == fib ? cutoff : 0;
         const std::uint64_t expected = r == fib ? fib_expected : join_expected;
         const double unit = r == fib ? 1e-3 : 1e-9, per = r == fib ? 1 : joins;
@@ -462,6 +488,21 @@ int main(int argc, char** argv) {
                     });
                 });
                 break;
+#if MINI_HAVE_RAYON
+            case rayon: {
+                // rayon::join, its leaves the same fib_leaf called through the C ABI; the joins
+                // it made are checked too.
+                std::uint64_t made = 0;
+                timed(r, impl, unit, per, expected,
+                      [&] { return rayon_side_fib(rpool, n, c, &fib_leaf, &made); });
+                if (made != app::joins_of(n, c)) {
+                    fmt::print("WRONG: {} on rayon: {} joins, expected {}\n", rows[r].label, made,
+                               app::joins_of(n, c));
+                    all_ok = false;
+                }
+                break;
+            }
+#endif
 #if MINI_HAVE_TBB
             case onetbb:
                 timed(r, impl, unit, per, expected,
@@ -487,6 +528,12 @@ int main(int argc, char** argv) {
                     });
                 });
                 break;
+#if MINI_HAVE_RAYON
+            case rayon:
+                timed(r, impl, 1e-3, 1, sum_expected,
+                      [&] { return rayon_side_sum(rpool, values.data(), values.size()); });
+                break;
+#endif
 #if MINI_HAVE_TBB
             case onetbb:
                 timed(r, impl, 1e-3, 1, sum_expected,
@@ -508,6 +555,14 @@ int main(int argc, char** argv) {
                                        [&](std::atomic<std::uint64_t>& e) { trip_mini(pool, e); });
                 sleeps = double(pool.stats().sleeps - before);
             }
+#if MINI_HAVE_RAYON
+            if (impl == rayon)
+                got = app::round_trips(producers, rounds, progress,
+                                       [&](std::atomic<std::uint64_t>& e) {
+                                           e.fetch_add(rayon_side_trip(rpool),
+                                                       std::memory_order_relaxed);
+                                       });
+#endif
 #if MINI_HAVE_TBB
             if (impl == onetbb)
                 got = app::round_trips(

@@ -11,4 +11,25 @@ if(TARGET compare)
         mini_add_expect_test(NAME driver.usage.${id} LABELS driver TIMEOUT 20
             COMMAND $<TARGET_FILE:compare> ${argv} EXPECT_EXIT 2)
     endforeach()
+
+    # rayon's column is filled in every row that rayon has (all but the sleeps it does not count),
+    # row by row: the label, serial's cell and mini's, then rayon's median [min–max] ×ratio.
+    if(TARGET rayon_side)
+        set(cell "[0-9.]+ \\[[0-9.]+–[0-9.]+\\]")
+        set(timed "+${cell} ×[0-9.]+ +${cell} +${cell} ×")  # serial, mini, rayon
+        set(trips "+n/a +${cell} +${cell} ×")               # n/a, mini, rayon
+        set(speedup "  speedup over serial +\\(baseline\\) +[0-9.]+x +[0-9.]+x")
+        string(CONCAT re "serial +mini +rayon +oneTBB"
+            ".*join, fib\\(20\\), 1 thread \\[ns/join\\] ${timed}"
+            ".*join, fib\\(20\\), 2 threads \\[ns/join\\] ${timed}"
+            ".*fib\\(27\\), cutoff 10 \\[ms\\] ${timed}.*${speedup}"
+            ".*sum of 65536 u64 \\[ms\\] ${timed}.*${speedup}"
+            ".*wake-up round trip \\[us/trip\\] ${trips}"
+            ".*  CPU per round trip \\[us/trip\\] ${trips}"
+            ".*  worker sleeps per round trip +n/a +${cell} +not counted"
+            ".*CPU in the 20 ms pause after a job \\[ms\\] +${cell} +${cell} +${cell}"
+            ".*all results correct")
+        mini_add_expect_test(NAME rayon.compare.smoke LABELS rayon TIMEOUT 120 BROKEN_BY NO_RECHECK BLOCK_WAIT
+            COMMAND $<TARGET_FILE:compare> 2 1 --quick EXPECT_EXIT 0 EXPECT_OUTPUT "${re}")
+    endif()
 endif()
