@@ -101,6 +101,7 @@ pub unsafe extern "C" fn rayon_side_leaves_inside(
 
 /// fib(n) with `rayon::join`, the shape of `app::fib` (apps/fib.hpp): fib(n - 1) is A, run here,
 /// fib(n - 2) is B, offered to thieves. Returns the value and the number of joins made.
+// ANCHOR: fib
 fn fib(n: c_uint, cutoff: c_uint, leaf: FibLeaf) -> (u64, u64) {
     if n <= cutoff || n < 2 {
         return (leaf(n), 0);
@@ -108,6 +109,7 @@ fn fib(n: c_uint, cutoff: c_uint, leaf: FibLeaf) -> (u64, u64) {
     let ((a, ja), (b, jb)) = rayon::join(|| fib(n - 1, cutoff, leaf), || fib(n - 2, cutoff, leaf));
     (a + b, 1 + ja + jb)
 }
+// ANCHOR_END: fib
 
 /// fib(n) with cutoff `cutoff`, inside `pool.install`, every leaf a call of `leaf`. Stores the
 /// number of joins it made in `*joins` (one per call above the cutoff, as `app::joins_of`).
