@@ -581,10 +581,15 @@ int main(int argc, char** argv) {
     auto runs_it = [&](RowId r, int impl) {
         return !rows[r].label.empty() && built[impl] && rows[r].note[impl].empty();
     };
-    // Warm-up, not recorded: the first parallel region creates OpenMP's team, and so on.
+    // Warm-up, not recorded: the first parallel region creates OpenMP's team, and so on. Each
+    // step is progress for the watchdog, as in the runs.
     for (RowId r : {join_1, join_t})
         for (int impl = 0; impl < num_impls; ++impl)
-            if (runs_it(r, impl)) measure(r, impl);
+            if (runs_it(r, impl)) {
+                at_row = r, at_impl = impl;
+                measure(r, impl);
+                progress.fetch_add(1, std::memory_order_relaxed);
+            }
     for (RowId r : {join_1, join_t})
         rows[r].samples = {}, counters[r].clear(), start_us[r].clear(), threads_busy[r].clear();
 
