@@ -2,6 +2,7 @@
 # The strict "reverse test" runner: the command must exit with exactly EXPECT_EXIT (so a crash,
 # an abort, a sanitizer report or a different failure does not count) and, if EXPECT_OUTPUT is
 # set, its stdout+stderr must match it. A hang is killed after TIMEOUT seconds and fails.
+# EXPECT_EXIT=abort wants death by SIGABRT (std::abort), which CMake reports as "Subprocess aborted".
 set(cmd "")
 set(seen_separator FALSE)
 math(EXPR last "${CMAKE_ARGC} - 1")
@@ -23,7 +24,11 @@ execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARI
                 TIMEOUT ${TIMEOUT})
 message("----- stdout -----\n${out}----- stderr -----\n${err}------------------")
 
-if(NOT rc STREQUAL EXPECT_EXIT)
+set(want "${EXPECT_EXIT}")
+if(EXPECT_EXIT STREQUAL "abort")
+    set(want "Subprocess aborted")
+endif()
+if(NOT rc STREQUAL want)
     message(FATAL_ERROR "expect: wanted exit ${EXPECT_EXIT}, got '${rc}'")
 endif()
 if(NOT EXPECT_OUTPUT STREQUAL "" AND NOT "${out}${err}" MATCHES "${EXPECT_OUTPUT}")

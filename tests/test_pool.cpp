@@ -8,6 +8,8 @@
 #include <atomic>
 #include <memory>
 #include <semaphore>
+#include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -90,6 +92,34 @@ TEST_CASE("pools are created and destroyed in a loop, idle or busy, without hang
             CHECK(test::count_not_once(a) == 0);
         } // destroyed right after the work, while workers are going back to sleep
     }
+}
+
+TEST_CASE("a pool of 0 threads is refused with a message naming the argument", "[pool]") {
+    CHECK_THROWS_AS(ThreadPool(0), std::invalid_argument); // else the first install would hang
+    CHECK_THROWS_WITH(ThreadPool(0), Catch::Contains("num_threads"));
+}
+
+// Thread creation made to fail: the hook throws at the third spawn, as std::thread's constructor
+// does when the system refuses a thread. The two workers already running must be stopped and
+// joined before the exception leaves the constructor; a joinable std::thread destroyed on the
+// way out would call std::terminate ("terminate called without an active exception").
+namespace {
+std::atomic<int> spawns_before_failure{0};
+
+void refuse_third_spawn(mini::test::SyncPoint point) {
+    if (point == mini::test::SyncPoint::before_spawn && spawns_before_failure.fetch_sub(1) == 0)
+        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                                "test: thread creation refused");
+}
+} // namespace
+
+TEST_CASE("a pool whose third thread cannot start stops the two that did and rethrows",
+          "[pool]") {
+    spawns_before_failure = 2;
+    mini::test::sync_hook = &refuse_third_spawn;
+    CHECK_THROWS_WITH(ThreadPool(4), Catch::Contains("thread creation refused"));
+    mini::test::sync_hook = nullptr;
+    CHECK(spawns_before_failure == -1); // two spawns went through, the third threw
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,6 +6,9 @@
 // the joining thread) until its latch says it has run. A JobRef must be executed exactly once.
 #pragma once
 
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -16,8 +19,8 @@ struct JobRef {
     void* data = nullptr;
     void (*execute_fn)(void*) noexcept = nullptr;
 
-    // noexcept: an exception escaping a job terminates the process (rayon would propagate it;
-    // this workbook leaves panic propagation out).
+    // noexcept: a job must not throw (join's closures abort first, see call_or_abort; rayon
+    // would propagate the panic, this workbook leaves propagation out).
     void execute() const noexcept { execute_fn(data); }
     friend bool operator==(const JobRef&, const JobRef&) = default;
 };
@@ -40,6 +43,31 @@ auto call(F& f, Args&&... args) {
         return f(std::forward<Args>(args)...);
     }
 }
+
+[[noreturn]] inline void abort_on_exception(const char* closure, const char* what) noexcept {
+    std::fprintf(stderr, "mini: an exception escaped join's closure %s: %s\n"
+                         "mini: aborting before join's frame unwinds (a thief may still use it)\n",
+                 closure, what);
+    std::abort();
+}
+
+// call(), but an exception that escapes f aborts the process right here, printing its what():
+// rayon-core's AbortIfPanic (unwind.rs). join runs A and B through it because unwinding join's
+// frame would pop StackJob B while a thief may still be running it, writing its result and
+// setting its latch in that frame. This catch is the innermost handler, so only f's own frames
+// unwind; join's frame and its callers' are left as they are (no destructor of theirs runs).
+// ANCHOR: call_or_abort
+template <class F, class... Args>
+auto call_or_abort(const char* closure, F& f, Args&&... args) noexcept {
+    try {
+        return call(f, std::forward<Args>(args)...);
+    } catch (const std::exception& e) {
+        abort_on_exception(closure, e.what());
+    } catch (...) {
+        abort_on_exception(closure, "(not a std::exception)");
+    }
+}
+// ANCHOR_END: call_or_abort
 
 // A job on its creator's stack: the closure, a slot for its result and the latch that says "done".
 // `F` is called with `migrated`: true when the job runs through its JobRef (another thread took it,

@@ -46,11 +46,11 @@ inline void wait_idle(const SpinLatch& latch) {
 template <class A, class B>
 auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
     worker.counters.joins.bump();
-    auto body_b = [&b](bool migrated) { return call(b, FnContext(migrated)); };
+    auto body_b = [&b](bool migrated) { return call_or_abort("B", b, FnContext(migrated)); };
     StackJob<SpinLatch, decltype(body_b)> job_b(std::move(body_b), &worker.pool().sleep());
     const JobRef ref_b = job_b.as_job_ref();
     worker.push(ref_b);                          // an idle worker may steal B from here on
-    auto result_a = call(a, FnContext(injected)); // run A ourselves
+    auto result_a = call_or_abort("A", a, FnContext(injected)); // run A ourselves
 
     if constexpr (sabotage::block_wait) {
         detail::wait_idle(job_b.latch()); // [BLOCK_WAIT] block on B, which may sit in our own deque

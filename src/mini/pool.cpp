@@ -1,6 +1,7 @@
 #include <mini/pool.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 #include <thread>
 
 namespace mini {
@@ -90,21 +91,43 @@ void WorkerThread::main_loop() {
 }
 
 ThreadPool::ThreadPool(std::size_t num_threads) {
+    if (num_threads == 0) // no worker would ever run an injected job: install would hang
+        throw std::invalid_argument("mini::ThreadPool: num_threads must be at least 1, got 0");
     for (std::size_t i = 0; i < num_threads; ++i) {
         workers_.push_back(std::make_unique<WorkerThread>(*this, i));
         stealers_.push_back(workers_.back()->deque_.stealer());
     }
-    for (auto& w : workers_) threads_.emplace_back([w = w.get()] { w->main_loop(); });
+    threads_.reserve(num_threads); // so that a started thread is always stored in threads_
+    // rayon's Terminator (registry.rs, Registry::new): if starting thread k fails, threads 0..k-1
+    // are already running on this half-built pool. Stop and join them before the exception
+    // leaves, or they would outlive the members they use, and ~thread on a joinable thread
+    // calls std::terminate.
+    try {
+        for (auto& w : workers_) {
+            test::sync_point(test::SyncPoint::before_spawn);
+            threads_.emplace_back([w = w.get()] { w->main_loop(); });
+        }
+    } catch (...) {
+        terminate_and_join();
+        throw;
+    }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { terminate_and_join(); }
+
+void ThreadPool::terminate_and_join() noexcept {
     SpinLatch::set(&terminate_); // wakes every sleeper, through the same protocol as any latch
     for (auto& t : threads_) t.join();
 }
 
+// Created on first use and never destroyed, as rayon's global registry (registry.rs,
+// THE_REGISTRY) is never dropped. A function-local static would be joined at exit: a job that
+// calls std::exit would then wait for its own thread ("Resource deadlock avoided", abort), and
+// workers still running jobs at exit would meet destroyed members. The leak is one pool.
 ThreadPool& ThreadPool::global() {
-    static ThreadPool pool(std::max(1u, std::thread::hardware_concurrency()));
-    return pool;
+    static ThreadPool* const pool =
+        new ThreadPool(std::max(1u, std::thread::hardware_concurrency()));
+    return *pool;
 }
 
 // ANCHOR: inject

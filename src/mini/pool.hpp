@@ -86,13 +86,15 @@ public:
     // How many failed searches, each followed by a yield, before a worker sleeps.
     static constexpr int rounds_until_sleep = 4;
 
+    // Throws std::invalid_argument for 0 threads; if a thread cannot be started, stops the ones
+    // that were and rethrows (std::system_error).
     explicit ThreadPool(std::size_t num_threads);
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
     ~ThreadPool(); // wakes and joins every worker; no job may still be running
 
     // The pool used by join_context called outside any pool (rayon's global pool): as many
-    // threads as the machine has cores, created on first use.
+    // threads as the machine has cores, created on first use and never destroyed.
     static ThreadPool& global();
 
     std::size_t num_threads() const noexcept { return workers_.size(); }
@@ -120,6 +122,7 @@ public:
 
 private:
     friend class WorkerThread;
+    void terminate_and_join() noexcept;
 
     // ANCHOR: in_worker_cold
     template <class Op>

@@ -1,6 +1,6 @@
 // Test-only sync points: a test installs a hook to hold a thread at a named place, so that an
-// interleaving can be forced with explicit hand-offs instead of luck (sleep.hpp and latch.hpp
-// call them on their cold paths).
+// interleaving can be forced with explicit hand-offs instead of luck (sleep.hpp, latch.hpp and
+// pool.cpp call them on their cold paths).
 //
 // In normal runs the hook is null and a sync point is one load and a not-taken branch, on a
 // path that is about to block or has just finished its work anyway.
@@ -14,6 +14,8 @@ enum class SyncPoint {
     before_sleep,    // a worker found no work and is about to take the sleep mutex
     after_latch_set, // SpinLatch::set has stored SET and not yet woken anyone
     latch_set_done,  // SpinLatch::set is about to return
+    before_spawn,    // a pool is about to start a worker thread (a test may throw here, as
+                     // std::thread's constructor does when the system refuses a thread)
 };
 using SyncHook = void (*)(SyncPoint);
 inline std::atomic<SyncHook> sync_hook{nullptr};
