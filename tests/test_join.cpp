@@ -150,3 +150,55 @@ TEST_CASE("reverse: with BLOCK_WAIT one thread deadlocks at its first nested joi
     const auto result = pool.install([] { return fib(3); });
     CHECK(result == 2); // not reached in the block-wait build: the watchdog exits 3 first
 }
+
+// ---------------------------------------------------------------------------------------------
+// The wake rule for pushes, forced. Worker W2 is held between its last failed search and
+// registering as a sleeper while W1 pushes B1 (so that push reads 0 sleepers and wakes nobody);
+// W2 then registers and sleeps beside B1, since its re-check looks at no deque. W1 pushes again,
+// onto its now non-empty deque: with rayon's rule that push wakes W2, which steals B1. With the
+// old rule (wake only when the deque was empty) nobody wakes W2 and B1 stays stranded: the
+// watchdog ends the test with exit 3.
+
+namespace {
+std::atomic<bool> w2_armed{false};
+std::binary_semaphore w2_in_window{0}, b1_pushed{0};
+
+void hold_w2_in_window(mini::test::SyncPoint point) {
+    if (point != mini::test::SyncPoint::before_sleep || !w2_armed.exchange(false)) return;
+    w2_in_window.release();
+    b1_pushed.acquire();
+}
+} // namespace
+
+TEST_CASE("a push onto a non-empty deque wakes a sleeper, which takes the stranded B1",
+          "[join][push_wake]") {
+    w2_armed = true;
+    mini::test::sync_hook = &hold_w2_in_window;
+    ThreadPool pool(2);
+    w2_in_window.acquire(); // one worker (W2) is held; the other (W1) will take the install
+    std::atomic<bool> b1_ran{false};
+    std::thread::id w1, b1_thread;
+    mini::Watchdog dog(
+        "waiting for B1, pushed while the other worker was in its sleep window", test::watchdog_time,
+        [&] { return std::uint64_t{b1_ran.load()}; },
+        [&] { return "B1 stranded in W1's deque, " + test::describe(pool.stats()); });
+    const mini::Stats before = pool.stats();
+    pool.install([&] {
+        w1 = std::this_thread::get_id();
+        mini::join(
+            [&] {                   // A, on W1, with B1 in W1's deque
+                b1_pushed.release(); // W2 goes on: registers and sleeps
+                while (pool.stats().sleepers != 1) std::this_thread::yield();
+                mini::join([] {}, [] {}); // pushes B2 onto the non-empty deque
+                while (!b1_ran.load()) std::this_thread::yield();
+            },
+            [&] { // B1
+                b1_thread = std::this_thread::get_id();
+                b1_ran = true;
+            });
+    });
+    mini::test::sync_hook = nullptr;
+    const mini::Stats s = pool.stats() - before;
+    CHECK(b1_thread != w1); // taken by the woken worker, not popped back by W1
+    CHECK(s.b_stolen >= 1); // B1, and B2 too if the woken worker got to it before W1 did
+}

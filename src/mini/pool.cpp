@@ -16,13 +16,17 @@ Stats Stats::operator-(const Stats& b) const {
 WorkerThread::WorkerThread(ThreadPool& pool, std::size_t index)
     : pool_(pool), index_(index), rng_(0x9E3779B97F4A7C15ull * (index + 1)) {}
 
-// A push onto the own deque wakes a sleeper only when the deque was empty before: then nobody is
-// busy stealing from it yet. If it already held jobs, the first of them made that call.
+// rayon's rule for a push (rayon-core 1.10.1, sleep/mod.rs, new_jobs): with sleepers present, a
+// push onto a non-empty deque always wakes one, since the jobs already there were not enough to
+// draw a thief; onto an empty deque only if no awake idle worker will find it. We keep one count
+// (sleepers) and no count of awake idle workers, so we wake one in both cases. Waking only when
+// the deque was empty (the old rule) strands a job: if that first push read 0 sleepers, because
+// a worker was between its last search and registering, every later push finds the deque
+// non-empty and wakes nobody, while the new sleeper's re-check looks at no deque.
 // ANCHOR: push
 void WorkerThread::push(JobRef job) {
-    const bool was_empty = deque_.is_empty();
     deque_.push(job);
-    if (was_empty) pool_.sleep_.new_internal_job();
+    pool_.sleep_.new_internal_job(); // no fence, as in rayon: a miss here costs parallelism only
 }
 // ANCHOR_END: push
 

@@ -61,8 +61,10 @@ public:
     }
     // ANCHOR_END: new_injected_job
 
-    // After a worker pushed onto its own deque. No fence, as in rayon: a missed wake-up here only
-    // costs parallelism, since the pusher pops the job back and runs it itself if nobody steals it.
+    // After a worker pushed onto its own deque: wake one sleeper if there is one (the rule is
+    // explained at WorkerThread::push). No fence, as in rayon: a missed wake-up here only costs
+    // parallelism, since the pusher pops the job back and runs it itself if nobody steals it, and
+    // the next push looks again.
     void new_internal_job() {
         if (sleepers_.load(std::memory_order_relaxed) > 0) wake(false);
     }
