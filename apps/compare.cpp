@@ -14,10 +14,6 @@
 #include <thread>
 #include <vector>
 
-#include <pthread.h>
-#include <sched.h>
-#include <unistd.h>
-
 #include <mini/join.hpp>
 #include <mini/splitter.hpp>
 
@@ -32,6 +28,7 @@
 
 #include "common.hpp"
 #include "fib.hpp"
+#include "platform.hpp"
 #if MINI_HAVE_RAYON
 #include "rayon/rayon.h"
 #endif
@@ -126,46 +123,15 @@ std::uint64_t sum_omp(int threads, const std::vector<std::uint64_t>& v) {
 // slower than the other). So the serial code runs once on each CPU of the process, pinned, and
 // the serial column keeps the faster time: speedup is measured against the fastest single core.
 std::vector<int> serial_cpus() {
-    cpu_set_t set;
-    std::vector<int> cpus;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-        if (CPU_ISSET(c, &set)) cpus.push_back(c);
+    std::vector<int> cpus = app::platform::allowed_cpus();
     if (cpus.size() < 2 || cpus.size() > 4) cpus.clear(); // many CPUs: unpinned, once
     return cpus;
 }
-
-// Pins the calling thread to one CPU for its lifetime. Threads created meanwhile would inherit
-// the pin, so none is: every runtime's threads exist before the first serial run.
-class Pin {
-public:
-    explicit Pin(int cpu) {
-        pthread_getaffinity_np(pthread_self(), sizeof old_, &old_);
-        cpu_set_t one;
-        CPU_ZERO(&one);
-        CPU_SET(cpu, &one);
-        pthread_setaffinity_np(pthread_self(), sizeof one, &one);
-    }
-    ~Pin() { pthread_setaffinity_np(pthread_self(), sizeof old_, &old_); }
-    Pin(const Pin&) = delete;
-    Pin& operator=(const Pin&) = delete;
-
-private:
-    cpu_set_t old_;
-};
-
-// Busy CPU seconds of the whole machine so far (/proc/stat), or a negative value if unknown: the
-// run reports how much of the machine other processes took meanwhile.
-double machine_busy_seconds() {
-    std::FILE* f = std::fopen("/proc/stat", "r");
-    if (!f) return -1;
-    unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
-    const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice,
-                              &system, &idle, &iowait, &irq, &softirq, &steal);
-    std::fclose(f);
-    if (n != 8) return -1;
-    return double(user + nice + system + irq + softirq + steal) / double(sysconf(_SC_CLK_TCK));
-}
+// Threads created while one is pinned would inherit the pin, so none is: every runtime's threads
+// exist before the first serial run. (platform.hpp: Linux only; elsewhere there are no CPUs.)
+using app::platform::Pin;
+// The run reports how much of the machine other processes took meanwhile.
+using app::platform::machine_busy_seconds;
 
 // ---- the runtimes -----------------------------------------------------------------------------
 
@@ -679,13 +645,14 @@ int main(int argc, char** argv) {
         "running team: there is no equivalent of install or enqueue.\n",
         runs, producers);
     if (busy0 >= 0 && busy >= 0) {
-        const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        const unsigned ncpu = std::thread::hardware_concurrency();
         fmt::print(
             "machine: {} CPUs; during the {:.1f} s of runs this process used {:.1f} CPU s, other "
             "processes {:.1f} CPU s ({:.0f}% of the machine)\n",
             ncpu, wall, own, std::max(0.0, busy - own),
             100 * std::max(0.0, busy - own) / (wall * double(ncpu)));
     }
+    if (app::platform::missing) fmt::print("platform: {}\n", app::platform::missing);
     fmt::print("{}\n", all_ok ? "all results correct" : "WRONG RESULT");
     return all_ok ? app::ok : app::wrong_result;
 }

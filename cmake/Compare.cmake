@@ -9,6 +9,11 @@
 # TSan cannot see the synchronisation inside them and reports races on data they hand between
 # threads (tried here: a race report in parallel_invoke.h on the first fib). Then `compare` runs
 # only the serial and mini columns, which TSan does check.
+#
+# Cross-compiling (the aarch64 preset), both are left out: Debian's libtbb is the host's, and
+# compare's figures under an emulator would mean nothing (its smoke test still checks the workbook's
+# results; the cross compiler's libgomp would work, but adds only emulated time). With libc++ (clang-libcxx), oneTBB is left out: Debian's libtbb is
+# built against libstdc++, and one process should not carry two C++ standard libraries.
 if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=thread")
     set(_tsan TRUE)
 else()
@@ -21,6 +26,12 @@ if(_tsan)
     set(MINI_TBB_ABSENT "disabled under TSan (libtbb is not instrumented)")
     message(STATUS "compare: oneTBB disabled in this ThreadSanitizer build: libtbb is not "
                    "instrumented, so TSan would report false races; its column says so")
+elseif(CMAKE_CROSSCOMPILING)
+    set(MINI_TBB_ABSENT "not built when cross-compiling (Debian's libtbb is the host's)")
+    message(STATUS "compare: oneTBB off when cross-compiling for ${CMAKE_SYSTEM_PROCESSOR}")
+elseif(CMAKE_CXX_FLAGS MATCHES "-stdlib=libc\\+\\+")
+    set(MINI_TBB_ABSENT "not built with libc++ (Debian's libtbb is built against libstdc++)")
+    message(STATUS "compare: oneTBB off with libc++: Debian's libtbb uses libstdc++")
 else()
     find_package(TBB CONFIG QUIET)
     if(TARGET TBB::tbb)
@@ -43,6 +54,9 @@ if(_tsan)
     set(MINI_OPENMP_ABSENT "disabled under TSan (libgomp is not instrumented)")
     message(STATUS "compare: OpenMP disabled in this ThreadSanitizer build: libgomp is not "
                    "instrumented, so TSan would report false races; its column says so")
+elseif(CMAKE_CROSSCOMPILING)
+    set(MINI_OPENMP_ABSENT "not built when cross-compiling (timings under an emulator)")
+    message(STATUS "compare: OpenMP off when cross-compiling for ${CMAKE_SYSTEM_PROCESSOR}")
 else()
     find_package(OpenMP QUIET COMPONENTS CXX)
     if(TARGET OpenMP::OpenMP_CXX)

@@ -17,6 +17,16 @@ function(_mini_broken out)
     set(${out} ${broken} PARENT_SCOPE)
 endfunction()
 
+# In a cross build (cmake/toolchain-aarch64.cmake) a command that starts with one of our
+# programs, $<TARGET_FILE:...>, runs under the emulator. ctest adds it only in front of a bare
+# target name, and the expect runner below starts the program itself.
+function(_mini_emulated cmd_var)
+    list(GET ${cmd_var} 0 program)
+    if(CMAKE_CROSSCOMPILING_EMULATOR AND program MATCHES "^\\$<TARGET_FILE:")
+        set(${cmd_var} ${CMAKE_CROSSCOMPILING_EMULATOR} ${${cmd_var}} PARENT_SCOPE)
+    endif()
+endfunction()
+
 # mini_add_test(NAME n COMMAND cmd... TIMEOUT s LABELS l... [BROKEN_BY switch...])
 function(mini_add_test)
     cmake_parse_arguments(T "" "NAME;TIMEOUT" "COMMAND;LABELS;BROKEN_BY" ${ARGN})
@@ -24,6 +34,7 @@ function(mini_add_test)
     if(broken)
         return()
     endif()
+    _mini_emulated(T_COMMAND)
     add_test(NAME ${T_NAME} COMMAND ${T_COMMAND})
     set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}")
 endfunction()
@@ -39,6 +50,7 @@ function(mini_add_expect_test)
         return()
     endif()
     math(EXPR inner "${T_TIMEOUT} - 5")
+    _mini_emulated(T_COMMAND)
     add_test(NAME ${T_NAME}
         COMMAND ${CMAKE_COMMAND} -DEXPECT_EXIT=${T_EXPECT_EXIT} "-DEXPECT_OUTPUT=${T_EXPECT_OUTPUT}"
                 -DTIMEOUT=${inner} -P ${MINI_EXPECT_SCRIPT} -- ${T_COMMAND})

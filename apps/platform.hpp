@@ -1,0 +1,77 @@
+// The drivers' only Linux-specific code: pinning a thread to one CPU (sched_getaffinity,
+// pthread_setaffinity_np) and the whole machine's busy time (/proc/stat), both used by compare.
+// Elsewhere both degrade: no CPU is listed, so serial code runs unpinned, and the machine's load
+// is unknown; `missing` says so. The mini library itself uses only the standard library.
+#pragma once
+
+#include <vector>
+
+#ifdef __linux__
+#include <cstdio>
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+#endif
+
+namespace app::platform {
+
+#ifdef __linux__
+inline constexpr const char* missing = nullptr;
+
+// The CPUs this process may run on, or none if the kernel would not say.
+inline std::vector<int> allowed_cpus() {
+    cpu_set_t set;
+    std::vector<int> cpus;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set)) cpus.push_back(c);
+    return cpus;
+}
+
+// Pins the calling thread to one CPU for its lifetime. Threads created meanwhile would inherit
+// the pin: create none.
+class Pin {
+public:
+    explicit Pin(int cpu) {
+        pthread_getaffinity_np(pthread_self(), sizeof old_, &old_);
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+    }
+    ~Pin() { pthread_setaffinity_np(pthread_self(), sizeof old_, &old_); }
+    Pin(const Pin&) = delete;
+    Pin& operator=(const Pin&) = delete;
+
+private:
+    cpu_set_t old_;
+};
+
+// Busy CPU seconds of the whole machine so far, or a negative value if unknown.
+inline double machine_busy_seconds() {
+    std::FILE* f = std::fopen("/proc/stat", "r");
+    if (!f) return -1;
+    unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
+    const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice,
+                              &system, &idle, &iowait, &irq, &softirq, &steal);
+    std::fclose(f);
+    if (n != 8) return -1;
+    return double(user + nice + system + irq + softirq + steal) / double(sysconf(_SC_CLK_TCK));
+}
+#else
+inline constexpr const char* missing =
+    "not Linux: serial code runs unpinned, once, and the machine's load is not measured";
+
+inline std::vector<int> allowed_cpus() { return {}; }
+
+class Pin {
+public:
+    explicit Pin(int) {}
+    Pin(const Pin&) = delete;
+    Pin& operator=(const Pin&) = delete;
+};
+
+inline double machine_busy_seconds() { return -1; }
+#endif
+
+} // namespace app::platform
