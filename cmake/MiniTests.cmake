@@ -18,12 +18,23 @@ function(_mini_broken out)
 endfunction()
 
 # In a cross build (cmake/toolchain-aarch64.cmake) a command that starts with one of our
-# programs, $<TARGET_FILE:...>, runs under the emulator. ctest adds it only in front of a bare
-# target name, and the expect runner below starts the program itself.
+# programs, $<TARGET_FILE:...>, runs under the emulator: ctest adds it only in front of a bare
+# target name, and the expect runner below starts the program itself. A host tool named by an
+# imported target (Python3::Interpreter) must not: ctest would add the emulator to it too.
 function(_mini_emulated cmd_var)
-    list(GET ${cmd_var} 0 program)
-    if(CMAKE_CROSSCOMPILING_EMULATOR AND program MATCHES "^\\$<TARGET_FILE:")
-        set(${cmd_var} ${CMAKE_CROSSCOMPILING_EMULATOR} ${${cmd_var}} PARENT_SCOPE)
+    if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+        return()
+    endif()
+    set(cmd ${${cmd_var}})
+    list(GET cmd 0 program)
+    if(TARGET ${program})
+        get_target_property(imported ${program} IMPORTED)
+        if(imported)
+            list(POP_FRONT cmd)
+            set(${cmd_var} "$<TARGET_FILE:${program}>" ${cmd} PARENT_SCOPE)
+        endif()
+    elseif(program MATCHES "^\\$<TARGET_FILE:")
+        set(${cmd_var} ${CMAKE_CROSSCOMPILING_EMULATOR} ${cmd} PARENT_SCOPE)
     endif()
 endfunction()
 
