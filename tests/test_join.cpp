@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <semaphore>
 #include <thread>
 
 #include "helpers.hpp"
