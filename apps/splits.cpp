@@ -1,11 +1,14 @@
 // splits: what the adaptive splitter does. `count` prints leaf counts next to the no-steal theory
 // and next to rayon's own counts from this process, `tree` draws one run's split tree, `sum`
 // measures a parallel sum against a serial loop.
+#include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include <mini/splitter.hpp>
@@ -27,23 +30,29 @@ int worker_index() {
     return w ? static_cast<int>(w->index()) : -1;
 }
 
-// Leaves and migrated pieces of one bridge run.
+// Leaves and migrated pieces of one bridge run, and how many threads ran its leaves: more than
+// one means a thief took a piece, and each steal adds leaves.
 struct Count {
-    std::size_t leaves = 0, migrated = 0;
+    std::size_t leaves = 0, migrated = 0, threads = 1;
     Count operator+(const Count& o) const { return {leaves + o.leaves, migrated + o.migrated}; }
 };
 
 Count count_run(mini::ThreadPool& pool, std::size_t len, std::size_t work) {
     std::atomic<std::size_t> migrated_splits{0};
+    std::atomic<std::uint64_t> ran_on{0}; // bit i: worker i ran a leaf (bit 63: no worker)
     Count c = mini::bridge<Count>(
         pool, 0, len, 1,
-        [work](const mini::Piece& p) {
+        [&, work](const mini::Piece& p) {
+            const int w = worker_index();
+            ran_on.fetch_or(std::uint64_t{1} << (w < 0 ? 63 : std::min(w, 63)),
+                            std::memory_order_relaxed);
             for (std::size_t i = p.begin; i < p.end; ++i) busy(work);
             return Count{1, p.migrated ? 1u : 0u};
         },
         [](Count a, Count b) { return a + b; },
         [&](const mini::Piece& p) { migrated_splits += p.migrated; });
     c.migrated += migrated_splits.load();
+    c.threads = static_cast<std::size_t>(std::popcount(ran_on.load()));
     return c;
 }
 
@@ -67,21 +76,36 @@ struct RayonCounts {
                    rayon_side_version(), threads, threads);
         if (!built) fmt::print("rayon: could not build its pools of {} threads\n", threads);
     }
-    std::size_t outside(std::size_t len, std::size_t work) const {
-        return rayon_side_leaves_outside(len, work);
+    Count outside(std::size_t len, std::size_t work) const {
+        Count c;
+        c.leaves = rayon_side_leaves_outside(len, work, &c.threads);
+        return c;
     }
-    std::size_t inside(std::size_t len, std::size_t work) const {
-        return rayon_side_leaves_inside(pool.get(), len, work);
+    Count inside(std::size_t len, std::size_t work) const {
+        Count c;
+        c.leaves = rayon_side_leaves_inside(pool.get(), len, work, &c.threads);
+        return c;
     }
     rayon_side::Pool pool;
     bool built;
 #else
     explicit RayonCounts(std::size_t) { fmt::print("rayon: {}\n", MINI_RAYON_ABSENT); }
-    std::size_t outside(std::size_t, std::size_t) const { return 0; }
-    std::size_t inside(std::size_t, std::size_t) const { return 0; }
+    Count outside(std::size_t, std::size_t) const { return {}; }
+    Count inside(std::size_t, std::size_t) const { return {}; }
     static constexpr bool built = false;
 #endif
 };
+
+// A run's counts are comparable only without steals, and with trivial work a woken worker still
+// steals now and then: say whose leaves ran on more than one thread (outside and inside).
+std::string verdict(const Count& out, const Count& in, const Count& r_out, const Count& r_in) {
+    if (out.leaves == r_out.leaves && in.leaves == r_in.leaves) return "equal";
+    if (std::max({out.threads, in.threads, r_out.threads, r_in.threads}) == 1)
+        return "differs without a steal";
+    return fmt::format("differs after a steal (threads with leaves: ours {} and {}, rayon {} and "
+                       "{})",
+                       out.threads, in.threads, r_out.threads, r_in.threads);
+}
 
 int count(std::size_t threads, std::size_t len, std::size_t runs, std::size_t work,
           double watchdog_s) {
@@ -96,27 +120,31 @@ int count(std::size_t threads, std::size_t len, std::size_t runs, std::size_t wo
         [&] {
             return fmt::format("run {}/{}, {} joins", run.load() + 1, runs, pool.stats().joins);
         });
-    std::size_t equal = 0;
+    std::size_t equal = 0, stolen = 0;
     for (; run < runs; ++run) {
         const Count out = count_run(pool, len, work);
-        const std::size_t r_out = rayon.built ? rayon.outside(len, work) : 0;
+        const Count r_out = rayon.built ? rayon.outside(len, work) : Count{};
         ++step;
         const Count in = pool.install([&] { return count_run(pool, len, work); });
-        const std::size_t r_in = rayon.built ? rayon.inside(len, work) : 0;
+        const Count r_in = rayon.built ? rayon.inside(len, work) : Count{};
         ++step;
-        const bool same = out.leaves == r_out && in.leaves == r_in;
-        equal += same;
-        auto beside = [&](std::size_t r) {
-            return rayon.built ? fmt::format(" rayon {:>4}", r) : std::string();
+        const std::string says = verdict(out, in, r_out, r_in);
+        equal += says == "equal";
+        stolen += says.starts_with("differs after");
+        auto beside = [&](const Count& r) {
+            return rayon.built ? fmt::format(" rayon {:>4}", r.leaves) : std::string();
         };
         fmt::print("run {}: outside {:>4}{} (no-steal theory {:>4}, {:>3} pieces migrated)   "
-                   "inside {:>4}{} (theory {:>4}, {:>3} migrated){}\n",
+                   "inside {:>4}{} (theory {:>4}, {:>3} migrated){}{}\n",
                    run.load(), out.leaves, beside(r_out), theory(threads, true), out.migrated,
                    in.leaves, beside(r_in), theory(threads, false), in.migrated,
-                   rayon.built ? (same ? "   equal" : "   differs") : "");
+                   rayon.built ? "   " : "", rayon.built ? says : "");
         std::fflush(stdout);
     }
-    if (rayon.built) fmt::print("{} of {} runs equal to rayon's counts\n", equal, runs);
+    if (rayon.built)
+        fmt::print("{} of {} runs equal to rayon's counts, {} differ after a steal, {} without "
+                   "one\n",
+                   equal, runs, stolen, runs - equal - stolen);
     else fmt::print("rayon: {}\n", MINI_RAYON_ABSENT);
     if (rayon.built && work > 0)
         fmt::print("with work per item thieves steal, in both runtimes, at moments that differ "

@@ -18,8 +18,10 @@ const char* rayon_side_version(void);
 bool rayon_side_init_global(size_t threads);
 rayon_side_pool* rayon_side_pool_new(size_t threads);
 void rayon_side_pool_free(rayon_side_pool* pool);
-size_t rayon_side_leaves_outside(size_t len, size_t work);
-size_t rayon_side_leaves_inside(const rayon_side_pool* pool, size_t len, size_t work);
+// Leaf counts; *threads: how many threads ran leaves (more than one: a steal happened).
+size_t rayon_side_leaves_outside(size_t len, size_t work, size_t* threads);
+size_t rayon_side_leaves_inside(const rayon_side_pool* pool, size_t len, size_t work,
+                                size_t* threads);
 uint64_t rayon_side_fib(const rayon_side_pool* pool, unsigned n, unsigned cutoff,
                         rayon_side_leaf leaf, uint64_t* joins);
 uint64_t rayon_side_sum(const rayon_side_pool* pool, const uint64_t* values, size_t len);

@@ -8,6 +8,7 @@
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::os::raw::{c_char, c_uint};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The leaf of `fib`: the C++ driver passes `app::fib_leaf` itself, so that rayon and the
 /// workbook run the very same leaves and only the runtimes differ.
@@ -64,12 +65,18 @@ fn busy(work: usize) {
 /// The leaves of one `(0..len).into_par_iter()`: `fold` calls its identity exactly once per
 /// sequential leaf (`FoldConsumer::into_folder` in rayon's src/iter/fold.rs, called by
 /// `bridge_producer_consumer` once per piece it stops splitting), so an identity of 1 summed over
-/// the leaves counts them. The range's `min_len` is 1, as in the workbook's `bridge`.
-fn leaves(len: usize, work: usize) -> usize {
+/// the leaves counts them. The range's `min_len` is 1, as in the workbook's `bridge`. The
+/// identity also marks the thread it runs on in `threads` (bit 63: no worker), so the caller
+/// can tell whether a steal moved leaves to a second thread, which changes the count.
+fn leaves(len: usize, work: usize, threads: &AtomicU64) -> usize {
     (0..len)
         .into_par_iter()
         .fold(
-            || 1usize,
+            || {
+                let bit = rayon::current_thread_index().map_or(63, |i| i.min(63));
+                threads.fetch_or(1 << bit, Ordering::Relaxed);
+                1usize
+            },
             |leaf, _| {
                 busy(work);
                 leaf
@@ -80,23 +87,38 @@ fn leaves(len: usize, work: usize) -> usize {
 
 /// Leaf count from outside every pool: the calling thread is no worker, so the bridge's first
 /// join is injected into rayon's global pool (build it first with `rayon_side_init_global`).
-/// `work`: iterations of busy work per item.
-#[no_mangle]
-pub extern "C" fn rayon_side_leaves_outside(len: usize, work: usize) -> usize {
-    leaves(len, work)
-}
-
-/// Leaf count inside `pool.install`: the bridge starts on one of the pool's workers.
+/// `work`: iterations of busy work per item. Stores in `*threads` how many threads ran leaves.
 ///
 /// # Safety
-/// `pool` came from `rayon_side_pool_new` and is not freed meanwhile.
+/// `threads` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_leaves_outside(
+    len: usize,
+    work: usize,
+    threads: *mut usize,
+) -> usize {
+    let ran_on = AtomicU64::new(0);
+    let n = leaves(len, work, &ran_on);
+    *threads = ran_on.load(Ordering::Relaxed).count_ones() as usize;
+    n
+}
+
+/// Leaf count inside `pool.install`: the bridge starts on one of the pool's workers. Stores in
+/// `*threads` how many threads ran leaves.
+///
+/// # Safety
+/// `pool` came from `rayon_side_pool_new` and is not freed meanwhile; `threads` is writable.
 #[no_mangle]
 pub unsafe extern "C" fn rayon_side_leaves_inside(
     pool: *const ThreadPool,
     len: usize,
     work: usize,
+    threads: *mut usize,
 ) -> usize {
-    (*pool).install(|| leaves(len, work))
+    let ran_on = AtomicU64::new(0);
+    let n = (*pool).install(|| leaves(len, work, &ran_on));
+    *threads = ran_on.load(Ordering::Relaxed).count_ones() as usize;
+    n
 }
 
 /// fib(n) with `rayon::join`, the shape of `app::fib` (apps/fib.hpp): fib(n - 1) is A, run here,
