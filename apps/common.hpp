@@ -14,6 +14,7 @@
 #include <fmt/core.h>
 #include <sys/resource.h>
 
+#include <mini/replay.hpp>
 #include <mini/sabotage.hpp>
 #include <mini/watchdog.hpp>
 
@@ -21,8 +22,10 @@ namespace app {
 
 enum Exit : int { ok = 0, wrong_result = 1, usage = 2, watchdog = mini::Watchdog::exit_code };
 
-// The first line of every driver: which sabotage this build carries.
+// The first line of every driver: which sabotage this build carries. (It also names the main
+// thread for the flight recorder's timeline and trace.)
 inline void banner(const char* driver) {
+    mini::recorder::name_thread("main");
     fmt::print("mini-rayon {} | sabotage: {}\n", driver, mini::sabotage::active);
     std::fflush(stdout);
 }
@@ -37,6 +40,31 @@ inline int parse(CLI::App& cli, int argc, char** argv) {
         return code == 0 ? ok : usage;
     }
 }
+
+// --trace FILE: the flight recorder's events as a Chrome trace, written when this object dies at
+// the end of main (declare it before the pool, so that the pool's last events are in), or by the
+// watchdog before it exits 3. The file is opened while parsing: a bad path is a usage error.
+class TraceOption {
+public:
+    explicit TraceOption(CLI::App& cli) {
+        cli.add_option_function<std::string>(
+               "--trace",
+               [](const std::string& path) {
+                   if (!mini::recorder::enabled)
+                       throw CLI::ValidationError("--trace", "this build has RECORDER=OFF");
+                   if (!mini::recorder::open_trace(path))
+                       throw CLI::ValidationError("--trace", "cannot write " + path);
+               },
+               fmt::format("write the events of every thread as a Chrome trace (open it in "
+                           "ui.perfetto.dev or chrome://tracing); long runs keep only each "
+                           "thread's last {} events",
+                           mini::recorder::capacity))
+            ->type_name("FILE");
+    }
+    TraceOption(const TraceOption&) = delete;
+    TraceOption& operator=(const TraceOption&) = delete;
+    ~TraceOption() { mini::recorder::finish_trace(); }
+};
 
 inline double now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
@@ -76,7 +104,8 @@ Trips round_trips(std::size_t producers, std::size_t rounds, std::atomic<std::ui
     const double t0 = now(), cpu0 = cpu_seconds();
     std::vector<std::thread> ps;
     for (std::size_t p = 0; p < producers; ++p)
-        ps.emplace_back([&] {
+        ps.emplace_back([&, p] {
+            mini::recorder::name_thread(fmt::format("producer {}", p).c_str());
             for (std::size_t r = 0; r < rounds; ++r) {
                 submit(executed);
                 progress.fetch_add(1, std::memory_order_relaxed);

@@ -293,6 +293,7 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0, 1000));
     cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
         ->check(CLI::Range(0.1, 3600.0));
+    app::TraceOption trace(cli);
     if (int code = app::parse(cli, argc, argv); code >= 0) return code;
 
     const unsigned join_n = quick ? 20 : 30, fib_n = quick ? 27 : 36, cutoff = quick ? 10 : 15;

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     cli.add_option("RUNS", runs, "timed runs")->check(CLI::Range(1, 1000));
     cli.add_option("WATCHDOG_SECONDS", watchdog_s, "seconds without progress before exiting 3")
         ->check(CLI::Range(0.1, 3600.0));
+    app::TraceOption trace(cli);
     if (int code = app::parse(cli, argc, argv); code >= 0) return code;
 
     fmt::print("fib({}) with cutoff {} on {} threads, {} runs, watchdog {} s\n", n, cutoff, threads,

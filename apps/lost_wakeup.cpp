@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     cli.add_option("RUNS", runs, "runs, each with a new pool")->check(CLI::Range(1, 10000));
     cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
         ->check(CLI::Range(0.1, 3600.0));
+    app::TraceOption trace(cli);
     if (int code = app::parse(cli, argc, argv); code >= 0) return code;
 
     fmt::print("{} workers, {} producers x {} round trips, {} runs, watchdog {} s\n", threads,

@@ -254,6 +254,7 @@ int main(int argc, char** argv) {
     cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
         ->check(CLI::Range(0.1, 3600.0));
 
+    app::TraceOption trace(cli);
     auto* c = cli.add_subcommand("count", "leaf counts from outside and inside the pool");
     c->add_option("THREADS", threads, "worker threads")->check(threads_range);
     c->add_option("LEN", len, "range length")->check(len_range);

@@ -143,6 +143,7 @@ void hold_in_window(mini::test::SyncPoint point) {
 
 TEST_CASE("the re-check catches a job published between the last search and registering",
           "[pool][window]") {
+    mini::recorder::name_thread("producer 0"); // for the watchdog's timeline
     window_armed = true;
     mini::test::sync_hook = &hold_in_window;
     ThreadPool pool(1);
@@ -186,6 +187,7 @@ void hold_until_terminate_is_set(mini::test::SyncPoint point) {
 
 TEST_CASE("the re-check sees the terminate latch set between the last search and registering",
           "[pool][window]") {
+    mini::recorder::name_thread("main");
     terminate_armed = true;
     mini::test::sync_hook = &hold_until_terminate_is_set;
     auto pool = std::make_unique<ThreadPool>(1);

@@ -49,10 +49,12 @@ auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
     auto body_b = [&b](bool migrated) { return call_or_abort("B", b, FnContext(migrated)); };
     StackJob<SpinLatch, decltype(body_b)> job_b(std::move(body_b), &worker.pool().sleep());
     const JobRef ref_b = job_b.as_job_ref();
+    if constexpr (sabotage::block_wait) recorder::record(recorder::Kind::push, ref_b.data);
     worker.push(ref_b);                          // an idle worker may steal B from here on
     auto result_a = call_or_abort("A", a, FnContext(injected)); // run A ourselves
 
     if constexpr (sabotage::block_wait) {
+        recorder::record(recorder::Kind::block_wait, ref_b.data);
         detail::wait_idle(job_b.latch()); // [BLOCK_WAIT] block on B, which may sit in our own deque
         return std::pair(std::move(result_a), job_b.into_result());
     }

@@ -36,7 +36,7 @@ public:
         self->set_.store(true, std::memory_order_release); // ... now *self may be gone
         test::sync_point(test::SyncPoint::after_latch_set);
         if constexpr (sabotage::touch_after_set) sleep = self->sleep_; // [TOUCH_AFTER_SET]
-        sleep->latch_is_set();                             // the owner may be asleep: wake it
+        sleep->latch_is_set(self);                         // the owner may be asleep: wake it
         test::sync_point(test::SyncPoint::latch_set_done);
     }
     // ANCHOR_END: spinlatch_set

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 namespace mini {
@@ -34,7 +35,10 @@ void WorkerThread::push(JobRef job) {
 std::optional<JobRef> WorkerThread::find_work() {
     if (auto job = deque_.pop()) return job;                     // 1. own deque, newest first
     if (auto job = steal()) return job;                          // 2. other workers, oldest first
-    if (auto s = pool_.injector_.steal(); s.success()) return s.value; // 3. jobs from outside
+    if (auto s = pool_.injector_.steal(); s.success()) { // 3. jobs from outside
+        recorder::record(recorder::Kind::steal, s.value.data, recorder::from_injector);
+        return s.value;
+    }
     return std::nullopt;
 }
 // ANCHOR_END: find_work
@@ -55,6 +59,7 @@ std::optional<JobRef> WorkerThread::steal() {
             Steal<JobRef> s = pool_.stealers_[victim].steal();
             if (s.success()) {
                 counters.steals.bump();
+                recorder::record(recorder::Kind::steal, s.value.data, victim);
                 return s.value;
             }
             retry |= s.retry();
@@ -81,6 +86,7 @@ std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
         }
         std::this_thread::yield();
         if (++idle_rounds < ThreadPool::rounds_until_sleep) continue;
+        recorder::record(recorder::Kind::idle, &latch, &latch == &pool_.terminate_);
         pool_.sleep_.sleep([&] { return latch.probe() || !pool_.injector_.is_empty(); });
         idle_rounds = 0;
     }
@@ -90,6 +96,7 @@ std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
 
 void WorkerThread::main_loop() {
     current_ = this;
+    recorder::name_thread(("worker " + std::to_string(index_)).c_str());
     wait_until(pool_.terminate_); // a worker is a thread waiting for the end, working meanwhile
     current_ = nullptr;
 }
@@ -120,6 +127,7 @@ ThreadPool::ThreadPool(std::size_t num_threads) {
 ThreadPool::~ThreadPool() { terminate_and_join(); }
 
 void ThreadPool::terminate_and_join() noexcept {
+    recorder::record(recorder::Kind::terminate, &terminate_);
     SpinLatch::set(&terminate_); // wakes every sleeper, through the same protocol as any latch
     for (auto& t : threads_) t.join();
 }
@@ -137,7 +145,7 @@ ThreadPool& ThreadPool::global() {
 // ANCHOR: inject
 void ThreadPool::inject(JobRef job) {
     injector_.push(job);       // publish ...
-    sleep_.new_injected_job(); // ... fence, and wake a sleeper if one is registered
+    sleep_.new_injected_job(job.data); // ... fence, and wake a sleeper if one is registered
 }
 // ANCHOR_END: inject
 

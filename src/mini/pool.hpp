@@ -22,6 +22,7 @@
 #include <mini/deque.hpp>
 #include <mini/job.hpp>
 #include <mini/latch.hpp>
+#include <mini/recorder.hpp>
 #include <mini/sleep.hpp>
 
 namespace mini {
@@ -62,7 +63,9 @@ public:
     std::uint64_t wait_until(const SpinLatch& latch);
     void execute(JobRef job) noexcept {
         counters.executed.bump();
+        recorder::record(recorder::Kind::job_begin, job.data);
         job.execute();
+        recorder::record(recorder::Kind::job_end, job.data); // the address only: *data may be gone
     }
 
     struct {
@@ -129,8 +132,10 @@ private:
     auto in_worker_cold(Op& op) {
         auto body = [&op](bool injected) { return call(op, *WorkerThread::current(), injected); };
         StackJob<LockLatch, decltype(body)> job(std::move(body));
+        recorder::record(recorder::Kind::install_begin);
         inject(job.as_job_ref());
         job.latch().wait(); // no work to do here: block until a worker ran it
+        recorder::record(recorder::Kind::install_end);
         return job.into_result();
     }
     // ANCHOR_END: in_worker_cold

@@ -22,6 +22,7 @@
 #include <mutex>
 
 #include <mini/counter.hpp>
+#include <mini/recorder.hpp>
 #include <mini/sabotage.hpp>
 #include <mini/sync_point.hpp>
 
@@ -38,26 +39,33 @@ public:
         test::sync_point(test::SyncPoint::before_sleep);
         std::unique_lock lock(mutex_);                       // 1. lock
         sleepers_.fetch_add(1, std::memory_order_relaxed);   // 2. register as sleeping
+        recorder::record(recorder::Kind::registered);
         std::atomic_thread_fence(std::memory_order_seq_cst); // 3. fence: pairs with the publisher's
         if constexpr (!sabotage::no_recheck) {               // [NO_RECHECK] skips step 4
             if (has_work()) {                                // 4. re-check for work
+                recorder::record(recorder::Kind::recheck, nullptr, 1);
                 sleepers_.fetch_sub(1, std::memory_order_relaxed);
                 rechecks_found_work_.bump(); // a wake-up that would have been lost
                 return;
             }
+            recorder::record(recorder::Kind::recheck, nullptr, 0);
         }
         sleeps_.bump();
+        recorder::record(recorder::Kind::waiting);
         cv_.wait(lock);                                      // 5. wait (unlocks while blocked)
         sleepers_.fetch_sub(1, std::memory_order_relaxed);
+        recorder::record(recorder::Kind::woken);
     }
     // ANCHOR_END: sleep
 
-    // Publisher side, after pushing into the injector from outside the pool. notify_one: any
-    // worker can take an injected job, so waking one is enough; waking all would be a stampede.
+    // Publisher side, after pushing `job` into the injector from outside the pool. notify_one:
+    // any worker can take an injected job, so waking one is enough; waking all would be a stampede.
     // ANCHOR: new_injected_job
-    void new_injected_job() {
+    void new_injected_job(const void* job) {
         std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
-        if (sleepers_.load(std::memory_order_relaxed) > 0) wake(false);
+        const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
+        recorder::record(recorder::Kind::inject, job, sleepers);
+        if (sleepers > 0) wake(false);
     }
     // ANCHOR_END: new_injected_job
 
@@ -72,10 +80,13 @@ public:
     // After a latch was set. notify_all: with one condition variable we cannot wake the one thread
     // that waits on this latch, and a notify_one could wake another sleeper, which would find
     // nothing and sleep again while the owner stays asleep. The cost: every sleeper wakes up.
+    // `latch` only names the latch for the recorder: it may already be gone.
     // ANCHOR: latch_is_set
-    void latch_is_set() {
+    void latch_is_set(const void* latch) {
         std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
-        if (sleepers_.load(std::memory_order_relaxed) > 0) wake(true);
+        const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
+        recorder::record(recorder::Kind::latch_set, latch, sleepers);
+        if (sleepers > 0) wake(true);
     }
     // ANCHOR_END: latch_is_set
 

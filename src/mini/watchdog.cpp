@@ -1,5 +1,7 @@
 #include <mini/watchdog.hpp>
 
+#include <mini/replay.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -35,11 +37,12 @@ void Watchdog::monitor() {
             last = now;
             last_change = clock::now();
         } else if (clock::now() - last_change >= timeout_) {
-            std::fprintf(stderr,
-                         "WATCHDOG: no progress for %.1f s while %s: %s\n"
-                         "WATCHDOG: deadlock, exiting with code %d\n",
+            std::fprintf(stderr, "WATCHDOG: no progress for %.1f s while %s: %s\n",
                          std::chrono::duration<double>(timeout_).count(), what_.c_str(),
-                         report_().c_str(), exit_code);
+                         report_().c_str());
+            recorder::print_timeline(stderr); // how it got here, from the flight recorder
+            recorder::finish_trace();         // and the --trace file, if one was asked for
+            std::fprintf(stderr, "WATCHDOG: deadlock, exiting with code %d\n", exit_code);
             std::fflush(stderr);
             std::fflush(stdout);
             std::_Exit(exit_code);

@@ -1,7 +1,8 @@
 // The watchdog: ends a deadlocked run with exit code 3 instead of letting it hang.
 //
 // A monitor thread samples a progress counter. When the counter has not moved for `timeout`, it
-// prints to stderr what was being done and how far it got, then exits the process with
+// prints to stderr what was being done and how far it got, the flight recorder's last events of
+// every thread and its diagnosis (replay.hpp), writes the --trace file if any, then exits with
 // std::_Exit(3): deadlocked threads can be neither joined nor unwound, and exit() would run
 // static destructors (the global pool's) that wait for them.
 #pragma once

@@ -1,0 +1,196 @@
+// The watchdog's replay: the last events of every live thread in time order, and the diagnosis of
+// the two hangs this workbook builds on purpose.
+//
+// A lost wake-up (NO_RECHECK) leaves this trail: a worker finds no work and goes to sleep; a
+// publisher (inject, or a latch set) reads 0 sleepers and notifies nobody; the worker registers
+// after that read and waits without a re-check in between. A join blocked on its own B
+// (BLOCK_WAIT) leaves a worker whose last event is the block on B's latch, B pushed by itself and
+// stolen by nobody since.
+#include <mini/replay.hpp>
+
+#include <algorithm>
+#include <cstdarg>
+#include <set>
+
+namespace mini::recorder {
+namespace {
+
+std::string format(const char* fmt, ...) {
+    char buf[512];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, args);
+    va_end(args);
+    return buf;
+}
+
+// Jobs by number in the order a reader meets them: in the printed lines first.
+struct Names {
+    const Jobs& jobs;
+    std::map<std::uint64_t, int> shown;
+    std::string job(const Event& e) {
+        const std::uint64_t uid = jobs.uid(e);
+        auto [it, fresh] = shown.emplace(uid, int(shown.size()) + 1);
+        return format("job %d", it->second);
+    }
+};
+
+double micros(std::uint64_t ns) { return double(ns) / 1000.0; }
+unsigned long long ull(std::uint64_t v) { return v; }
+
+// The latch set is the terminate latch when the setter's previous event says so.
+bool sets_terminate(const Thread& t, std::size_t i) {
+    return i > 0 && t.events[i - 1].kind == Kind::terminate &&
+           t.events[i - 1].object == t.events[i].object;
+}
+
+std::string describe(const Thread& t, std::size_t i, Names& names) {
+    const Event& e = t.events[i];
+    const char* notified = e.arg > 0 ? "" : ", notifies nobody";
+    switch (e.kind) {
+    case Kind::idle:
+        return e.arg ? "finds no work, goes to sleep"
+                     : "finds no work while its join waits for a stolen B, goes to sleep";
+    case Kind::registered: return "locks, registers as a sleeper";
+    case Kind::recheck: return e.arg ? "re-checks: work found, backs out" : "re-checks: nothing";
+    case Kind::waiting: return "waits on the condition variable";
+    case Kind::woken: return "woken";
+    case Kind::inject:
+        return format("injects %s, reads %llu sleepers%s", names.job(e).c_str(), ull(e.arg), notified);
+    case Kind::latch_set:
+        return format("sets %s, reads %llu sleepers%s",
+                      sets_terminate(t, i) ? "the terminate latch" : "a latch", ull(e.arg), notified);
+    case Kind::steal:
+        if (e.arg == from_injector)
+            return format("takes %s from the injector", names.job(e).c_str());
+        return format("steals %s from worker %llu", names.job(e).c_str(), ull(e.arg));
+    case Kind::job_begin: return format("runs %s", names.job(e).c_str());
+    case Kind::job_end: return format("%s returns", names.job(e).c_str());
+    case Kind::install_begin: return "install: injects its job and blocks";
+    case Kind::install_end: return "install returns";
+    case Kind::terminate: return "~ThreadPool: terminate";
+    case Kind::push: return format("pushes %s (join's B)", names.job(e).c_str());
+    case Kind::block_wait:
+        return format("blocks on the latch of %s (BLOCK_WAIT)", names.job(e).c_str());
+    }
+    return "?";
+}
+
+// The jobs somebody took (stole, or took from the injector) or ran.
+std::set<std::uint64_t> taken(const std::vector<Entry>& all, const Jobs& jobs) {
+    std::set<std::uint64_t> out;
+    for (const Entry& x : all)
+        if (x.event->kind == Kind::steal || x.event->kind == Kind::job_begin)
+            out.insert(jobs.uid(*x.event));
+    return out;
+}
+
+std::string lost_wakeup(const std::vector<Entry>& all, const Jobs& jobs, Names& names) {
+    const std::set<std::uint64_t> took = taken(all, jobs);
+    for (const Entry& w : all) {
+        const Thread& t = *w.thread;
+        if (!t.live || w.index + 1 != t.events.size() || w.event->kind != Kind::waiting) continue;
+        if (w.index == 0 || t.events[w.index - 1].kind != Kind::registered) continue; // re-checked
+        const Event& reg = t.events[w.index - 1];
+        const Event* idle = nullptr;
+        for (std::size_t i = w.index; i-- > 0;)
+            if (t.events[i].kind == Kind::idle) {
+                idle = &t.events[i];
+                break;
+            }
+        // The publication this sleeper missed: the latest before it registered that read no
+        // sleeper, of a job nobody took, or of the latch it sleeps for.
+        const Entry* missed = nullptr;
+        for (const Entry& p : all) {
+            if (p.event->time >= reg.time) break;
+            const Event& e = *p.event;
+            if (e.arg != 0) continue;
+            if ((e.kind == Kind::inject && took.count(jobs.uid(e)) == 0) ||
+                (e.kind == Kind::latch_set && idle != nullptr && e.object == idle->object))
+                missed = &p;
+        }
+        if (missed == nullptr) continue;
+        const Event& e = *missed->event;
+        const std::string what =
+            e.kind == Kind::inject
+                ? format("%s was injected", names.job(e).c_str())
+                : format("%s was set", sets_terminate(*missed->thread, missed->index)
+                                           ? "the terminate latch"
+                                           : "the latch it waits for");
+        return format("lost wake-up: %s by %s, which read 0 sleepers and notified nobody; %s "
+                      "registered %.0f µs later and waited without re-checking",
+                      what.c_str(), missed->thread->name.c_str(), t.name.c_str(),
+                      micros(reg.time - e.time));
+    }
+    return "";
+}
+
+std::string blocked_on_own_b(const std::vector<Entry>& all, const Jobs& jobs, Names& names) {
+    for (const Entry& w : all) {
+        const Thread& t = *w.thread;
+        if (!t.live || w.index + 1 != t.events.size() || w.event->kind != Kind::block_wait)
+            continue;
+        const std::uint64_t b = jobs.uid(*w.event);
+        const Event* push = nullptr;
+        for (const Event& e : t.events)
+            if (e.kind == Kind::push && jobs.uid(e) == b) push = &e;
+        const bool stolen = std::any_of(all.begin(), all.end(), [&](const Entry& x) {
+            return x.event->kind == Kind::steal && jobs.uid(*x.event) == b;
+        });
+        if (push == nullptr || stolen) continue;
+        return format("%s waits on the latch of a job that sits in its own deque: %s, which it "
+                      "pushed %.0f µs before and nobody stole",
+                      t.name.c_str(), names.job(*w.event).c_str(),
+                      micros(w.event->time - push->time));
+    }
+    return "";
+}
+
+std::string diagnose(const std::vector<Entry>& all, const Jobs& jobs, Names& names) {
+    std::string line = lost_wakeup(all, jobs, names);
+    return line.empty() ? blocked_on_own_b(all, jobs, names) : line;
+}
+
+} // namespace
+
+std::string diagnose(const std::vector<Thread>& threads) {
+    const std::vector<Entry> all = merge(threads);
+    Jobs jobs;
+    for (const Entry& x : all) jobs.see(*x.event);
+    Names names{jobs, {}};
+    return diagnose(all, jobs, names);
+}
+
+void print_timeline(std::FILE* out, std::size_t per_thread) {
+    if constexpr (!enabled) return;
+    const std::vector<Thread> threads = snapshot();
+    const std::vector<Entry> all = merge(threads);
+    Jobs jobs;
+    for (const Entry& x : all) jobs.see(*x.event);
+
+    // Each live thread's last events, from the last 100 ms (a thread that did nothing since is
+    // not part of the story); install's first event is left out, the inject right after says it.
+    constexpr std::uint64_t horizon = 100'000'000;
+    std::vector<Entry> shown;
+    std::size_t width = 6;
+    for (const Entry& x : all)
+        if (x.thread->live && x.index + per_thread >= x.thread->events.size() &&
+            x.event->time + horizon >= all.back().event->time &&
+            x.event->kind != Kind::install_begin) {
+            shown.push_back(x);
+            width = std::max(width, x.thread->name.size());
+        }
+    if (shown.empty()) return;
+    Names names{jobs, {}};
+    std::fprintf(out, "WATCHDOG: the last %zu events of each thread (of the last 100 ms), in "
+                 "time order:\n", per_thread);
+    std::fprintf(out, "%11s  %-*s  %s\n", "µs", int(width), "thread", "event");
+    const std::uint64_t t0 = shown.front().event->time;
+    for (const Entry& x : shown)
+        std::fprintf(out, "%10.1f  %-*s  %s\n", micros(x.event->time - t0), int(width),
+                     x.thread->name.c_str(), describe(*x.thread, x.index, names).c_str());
+    const std::string line = diagnose(all, jobs, names);
+    if (!line.empty()) std::fprintf(out, "WATCHDOG: %s\n", line.c_str());
+}
+
+} // namespace mini::recorder
