@@ -56,10 +56,12 @@ std::string describe(const Thread& t, std::size_t i, Names& names) {
     case Kind::waiting: return "waits on the condition variable";
     case Kind::woken: return "woken";
     case Kind::inject:
-        return format("injects %s, reads %llu sleepers%s", names.job(e).c_str(), ull(e.arg), notified);
+        return format("injects %s, reads %llu sleeper%s%s", names.job(e).c_str(), ull(e.arg),
+                      e.arg == 1 ? "" : "s", notified);
     case Kind::latch_set:
-        return format("sets %s, reads %llu sleepers%s",
-                      sets_terminate(t, i) ? "the terminate latch" : "a latch", ull(e.arg), notified);
+        return format("sets %s, reads %llu sleeper%s%s",
+                      sets_terminate(t, i) ? "the terminate latch" : "a latch", ull(e.arg),
+                      e.arg == 1 ? "" : "s", notified);
     case Kind::steal:
         if (e.arg == from_injector)
             return format("takes %s from the injector", names.job(e).c_str());
