@@ -87,7 +87,7 @@ std::vector<Thread> snapshot() {
         const auto& m = registry.meta[i];
         const Track& t = registry.tracks[i];
         const std::uint64_t count = t.count.load(std::memory_order_relaxed);
-        if (m.id == 0 || count == 0) continue;
+        if (m.id == 0) continue; // a thread that recorded nothing still gets its (empty) track
         Thread th{m.id, m.name, m.live, {}};
         for (std::uint64_t n = count > capacity ? count - capacity : 0; n < count; ++n) {
             const Slot& s = t.ring[n % capacity];

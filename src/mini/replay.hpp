@@ -27,7 +27,7 @@ struct Thread {
     std::vector<Event> events; // oldest first, at most `capacity`
 };
 
-// Every track that holds events, in registration order. Relaxed loads of the rings: meant for
+// Every registered thread's track, in registration order. Relaxed loads of the rings: meant for
 // threads that are done or stuck; a running thread's newest events may be missing or skipped.
 std::vector<Thread> snapshot();
 
