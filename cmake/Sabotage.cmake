@@ -1,5 +1,6 @@
-# The sabotage switches. Each one removes or replaces exactly one line of the mechanism;
-# src/mini/sabotage.hpp turns them into constexpr bools.
+# The sabotage switches. Each one changes one spot of the mechanism, an `if constexpr` beside the
+# right code (it skips, replaces or adds a line or a short block); src/mini/sabotage.hpp turns
+# them into constexpr bools.
 option(NO_RECHECK      "pool: a worker going to sleep skips the re-check for work"  OFF)
 option(BLOCK_WAIT      "join: block on B's latch instead of popping B back"          OFF)
 option(NO_STEAL_WAIT   "join: pop B back, but wait for a stolen B without working"   OFF)
@@ -10,8 +11,9 @@ set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED TOUCH_AFT
 
 if(BLOCK_WAIT AND NO_STEAL_WAIT)
     message(FATAL_ERROR
-        "BLOCK_WAIT and NO_STEAL_WAIT replace the same line of join (what the owner does after A); "
-        "turn on at most one of them.")
+        "BLOCK_WAIT and NO_STEAL_WAIT both change how join's owner waits for B: BLOCK_WAIT waits "
+        "at once and skips the pop-back loop that holds NO_STEAL_WAIT's line, so NO_STEAL_WAIT "
+        "would never run; turn on at most one of them.")
 endif()
 
 set(MINI_ACTIVE_SABOTAGE "")

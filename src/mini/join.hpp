@@ -33,12 +33,15 @@ private:
 namespace detail {
 
 // ANCHOR: wait_idle
-// Waiting without working, for the two sabotage switches: spin on the latch. (Not the pool's
-// condition variable: an injection's notify_one could pick this thread, which would not take the
-// job.) On an oversubscribed machine the spinning owner also burns the time slices a thief could
-// have used.
+// Waiting without working, for the two sabotage switches: the owner gives its core away until
+// the latch is set, so that the switch removes only the work done while waiting. A short spin
+// first, then yield, as crossbeam-utils' Backoff::snooze does: a pure spin would burn the time
+// slices a thief needs when threads outnumber cores, and the switch would then measure that burnt
+// CPU rather than the work left undone. (Not the pool's condition variable: an injection's
+// notify_one could pick this thread, which would not take the job, and the job would wait.)
 inline void wait_idle(const SpinLatch& latch) {
-    while (!latch.probe()) cpu_relax();
+    for (int spins = 0; spins < 64 && !latch.probe(); ++spins) cpu_relax();
+    while (!latch.probe()) std::this_thread::yield();
 }
 // ANCHOR_END: wait_idle
 

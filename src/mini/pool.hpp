@@ -29,6 +29,13 @@ namespace mini {
 
 class ThreadPool;
 
+// The cache line by which ThreadPool keeps hot fields apart: 64 bytes, as on x86-64 and most ARM
+// cores (Apple's M-series have 128), the same choice as the deque's alignas(64). Not
+// std::hardware_destructive_interference_size: libc++ 14 lacks it, g++ 12 warns about it in a
+// header (-Winterference-size: it follows -mtune, so two translation units could disagree on this
+// class's layout), and for generic aarch64 g++ makes it 256.
+inline constexpr std::size_t cache_line = 64;
+
 // What the pool did, summed over its workers; a driver prints the difference of two snapshots.
 struct Stats {
     std::uint64_t executed = 0;    // jobs run through their JobRef (stolen or injected)
@@ -142,10 +149,13 @@ private:
 
     std::vector<std::unique_ptr<WorkerThread>> workers_;
     std::vector<Stealer<JobRef>> stealers_;
-    Injector<JobRef> injector_;
-    Sleep sleep_;
-    SpinLatch terminate_{&sleep_};
-    std::vector<std::thread> threads_;
+    // Each on its own cache line (see cache_line): every idle worker reads the injector's length
+    // and terminate_ in each search, while every sleep and wake writes the sleep mutex and the
+    // sleep counters; sharing a line, each such write would evict the line the readers poll.
+    alignas(cache_line) Injector<JobRef> injector_;
+    alignas(cache_line) Sleep sleep_;
+    alignas(cache_line) SpinLatch terminate_{&sleep_};
+    std::vector<std::thread> threads_; // written only by the constructor: may share that line
 };
 
 } // namespace mini
