@@ -1,5 +1,6 @@
 // The deque on its own: Worker/Stealer semantics, growth, and exactly-once under concurrency.
 #include <mini/deque.hpp>
+#include <mini/sync_point.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -59,6 +60,43 @@ TEST_CASE("a two-word item survives the deque intact", "[deque]") {
         REQUIRE(p.a == i);
         REQUIRE(p.b == ~i);
     }
+}
+
+// A thief that has read `bottom` but not yet the buffer pointer is held there while the owner's
+// next push grows the buffer; then the thief reads the new pointer and the job copied into it.
+// Only the pointer's acquire (pairing with grow's release) orders the new buffer's construction
+// before the thief reads it, so with either made relaxed TSan reports a race on the buffer. The
+// hand-offs are relaxed on purpose: a release/acquire hand-off would itself order the grow before
+// the thief's read and hide exactly that.
+namespace {
+std::atomic<bool> thief_armed{false}, thief_held{false}, owner_grew{false};
+
+void hold_thief(mini::test::SyncPoint point) {
+    if (point != mini::test::SyncPoint::steal_before_buffer ||
+        !thief_armed.exchange(false, std::memory_order_relaxed))
+        return;
+    thief_held.store(true, std::memory_order_relaxed);
+    while (!owner_grew.load(std::memory_order_relaxed)) std::this_thread::yield();
+}
+} // namespace
+
+TEST_CASE("a thief held before reading the buffer pointer takes its job from the grown buffer",
+          "[deque][forced]") {
+    Worker<std::uint64_t> w;
+    for (std::uint64_t i = 0; i < 64; ++i) w.push(i); // the first buffer is full
+    thief_armed = true;
+    mini::test::sync_hook = &hold_thief;
+    mini::Steal<std::uint64_t> got;
+    std::thread thief([&, s = w.stealer()] { got = s.steal(); });
+    while (!thief_held.load(std::memory_order_relaxed)) std::this_thread::yield();
+    w.push(64); // grows: 64 jobs copied into a buffer of 128
+    owner_grew.store(true, std::memory_order_relaxed);
+    thief.join();
+    mini::test::sync_hook = nullptr;
+    REQUIRE(got.success());
+    CHECK(got.value == 0);
+    for (std::uint64_t i = 65; i-- > 1;) REQUIRE(*w.pop() == i); // the rest, none lost
+    CHECK(w.is_empty());
 }
 
 // One owner pushes and pops while `thieves` threads steal; every item must be taken exactly once.
