@@ -110,6 +110,10 @@ TEST_CASE("both closures of a join called from outside the pool have migrated", 
 
 TEST_CASE("an owner whose B was stolen runs other jobs while it waits", "[join][steal_wait]") {
     ThreadPool pool(2);
+    // An owner that only spins on B's latch never runs B2, and B1 waits for B2 for good.
+    mini::Watchdog dog(
+        "an owner waiting for a stolen B", test::watchdog_time,
+        [&] { return pool.stats().executed; }, [&] { return test::describe(pool.stats()); });
     // Inside the stolen B, B1 waits until B2 has started elsewhere: the only idle thread is the
     // owner of B, waiting in wait_until, so it must steal B2 and run it while it waits.
     std::atomic<bool> b2_started{false};

@@ -29,14 +29,28 @@ void bump_all(std::vector<std::atomic<int>>& slot, std::size_t begin, std::size_
     mini::join([&] { bump_all(slot, begin, mid); }, [&] { bump_all(slot, mid, end); });
 }
 
+std::uint64_t sum(const std::vector<std::atomic<int>>& slots) {
+    std::uint64_t n = 0;
+    for (const auto& s : slots) n += s.load(std::memory_order_relaxed);
+    return n;
+}
+
 } // namespace
 
 TEST_CASE("every job runs exactly once, pushed from inside or injected from outside",
           "[pool][uses_join]") {
     const std::size_t threads = GENERATE(1, 2, 4, 12);
-    ThreadPool pool(threads);
     constexpr std::size_t inside = 100'000, outside = 8 * 2'000;
     std::vector<std::atomic<int>> a(inside), b(outside);
+    // A lost wake-up strands a job, or the pool's destructor, for good: the watchdog (alive until
+    // after the pool is gone) ends that with exit 3 instead of a ctest timeout.
+    auto bumps = [&] { return sum(a) + sum(b); };
+    mini::Watchdog dog("running every job once and destroying the pool", test::watchdog_time, bumps,
+                       [&] {
+                           return std::to_string(bumps()) + " of " +
+                                  std::to_string(inside + outside) + " jobs ran";
+                       });
+    ThreadPool pool(threads);
     std::thread tree([&] { pool.install([&] { bump_all(a, 0, inside); }); });
     std::vector<std::thread> producers;
     for (std::size_t p = 0; p < 8; ++p)
@@ -83,9 +97,13 @@ TEST_CASE("install from inside a worker of the same pool runs inline", "[pool]")
 
 TEST_CASE("pools are created and destroyed in a loop, idle or busy, without hanging",
           "[pool][uses_join]") {
+    std::atomic<std::uint64_t> destroyed{0}; // a destructor that hangs ends by the watchdog
+    mini::Watchdog dog(
+        "creating and destroying pools", test::watchdog_time, [&] { return destroyed.load(); },
+        [&] { return std::to_string(destroyed.load()) + " of 200 pools destroyed"; });
     for (const std::size_t threads : {1, 12}) {
-        for (int i = 0; i < 50; ++i) ThreadPool idle(threads); // destroyed before workers settle
-        for (int i = 0; i < 50; ++i) {
+        for (int i = 0; i < 50; ++i, ++destroyed) ThreadPool idle(threads); // before workers settle
+        for (int i = 0; i < 50; ++i, ++destroyed) {
             ThreadPool busy(threads);
             std::vector<std::atomic<int>> a(1000);
             busy.install([&] { bump_all(a, 0, a.size()); });
@@ -113,8 +131,7 @@ void refuse_third_spawn(mini::test::SyncPoint point) {
 }
 } // namespace
 
-TEST_CASE("a pool whose third thread cannot start stops the two that did and rethrows",
-          "[pool]") {
+TEST_CASE("a pool whose third thread cannot start stops the two that did and rethrows", "[pool]") {
     spawns_before_failure = 2;
     mini::test::sync_hook = &refuse_third_spawn;
     CHECK_THROWS_WITH(ThreadPool(4), Catch::Contains("thread creation refused"));
