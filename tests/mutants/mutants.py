@@ -19,7 +19,8 @@ expects, 1 some did not, 2 usage, a catalogue error (an anchor that does not app
 build or baseline.
 """
 import argparse
-import configparser
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,27 +28,15 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import catalogue
+from catalogue import CatalogueError, apply, parse_catalogue, select
+
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = Path(__file__).resolve().with_name("catalogue.ini")
-TESTS = ["test_deque", "test_pool", "test_join", "test_latch", "test_splitter"]
+# The programs that kill the most mutants first (the pool's stress and forced windows, then the
+# deque's), so that a killed mutant rarely waits for the others' tests.
+TESTS = ["test_pool", "test_deque", "test_join", "test_latch", "test_splitter"]
 DRIVERS = ["lost_wakeup", "fib", "splits"]
-FIELDS = {"file", "anchor", "replace", "breaks", "expect", "model", "why"}
-
-
-class CatalogueError(Exception):
-    """The catalogue is malformed, or a mutant does not apply to its file."""
-
-
-@dataclass
-class Mutant:
-    name: str
-    file: str
-    anchor: list  # lines, stripped of indentation
-    replace: list  # lines, indented like the anchor when applied
-    breaks: str
-    expect: str
-    model: tuple = None  # (model file, variant)
-    why: str = ""
 
 
 @dataclass
@@ -58,83 +47,36 @@ class Check:
     label: str = ""
     tests_of: str = "^{}[.]"  # the ctest -R regex of one target's tests
     exclude: str = None  # a ctest -E regex
+    env: tuple = ()  # (name, value) pairs for the tests
 
 
 # In order of cost. The model check needs no build and takes seconds, so it comes first; it only
 # runs for mutants that name a model variant. The release unit tests include the forced
 # interleavings (sync hooks). The drivers' stress runs rebuild three more programs per mutant and
 # kill nothing the unit tests miss, so they run only when asked for (--checks ...,drivers).
+# TSan runs before ASan although its tests take twice as long: it kills most of the sanitizers'
+# rows, and the other order would build and run ASan for each of them in vain. ASan sees a use
+# of a returned frame only with fake stacks on (touch-after-set-asan sets the same option).
 CHECKS = [
     Check("model"),
     Check("unit", "release", tuple(TESTS), "unit"),
     Check("drivers", "release", tuple(DRIVERS), "driver|stress", "[.]{}([._]|$)", "compare"),
     Check("tsan", "tsan", tuple(TESTS), "unit"),
-    Check("asan", "asan", tuple(TESTS), "unit"),
+    Check("asan", "asan", tuple(TESTS), "unit",
+          env=(("ASAN_OPTIONS", "detect_stack_use_after_return=1"),)),
+]
+# How a failed check ended, first match in its output: the matrix's "how" column.
+SYMPTOMS = [
+    ("WATCHDOG: deadlock", "watchdog"),
+    (r"\*\*\*Timeout", "ctest timeout"),
+    ("ThreadSanitizer: (data race|heap-use-after-free)", None),
+    (r"AddressSanitizer: ([\w-]+)", None),
+    ("pan:.* (assertion violated|invalid end state|acceptance cycle)", None),
+    ("FAILED:", "assertion"),
 ]
 DEFAULT_CHECKS = ["model", "unit", "tsan", "asan"]
 CHECK_NAMES = [c.name for c in CHECKS]
-
-
-def parse_catalogue(text):
-    """The mutants of an INI text, in order. Raises CatalogueError on a malformed entry."""
-    parser = configparser.ConfigParser(interpolation=None, comment_prefixes=("#",),
-                                       empty_lines_in_values=False)
-    parser.optionxform = str
-    try:
-        parser.read_string(text)
-    except configparser.Error as e:
-        raise CatalogueError(f"catalogue: {e}") from e
-    mutants = []
-    for name in parser.sections():
-        s = parser[name]
-        unknown = set(s) - FIELDS
-        missing = {"file", "anchor", "replace", "breaks", "expect"} - set(s)
-        if unknown or missing:
-            raise CatalogueError(f"catalogue: [{name}]: unknown fields {sorted(unknown)}, "
-                                 f"missing fields {sorted(missing)}")
-        expect = s["expect"]
-        if expect not in CHECK_NAMES + ["survives"]:
-            raise CatalogueError(f"catalogue: [{name}]: expect = {expect!r}, not one of "
-                                 f"{', '.join(CHECK_NAMES)}, survives")
-        if expect == "survives" and not s.get("why"):
-            raise CatalogueError(f"catalogue: [{name}]: a survivor needs a 'why'")
-        model = tuple(s["model"].split()) if s.get("model") else None
-        if model is not None and len(model) != 2:
-            raise CatalogueError(f"catalogue: [{name}]: model = 'file.pml VARIANT'")
-        if expect == "model" and model is None:
-            raise CatalogueError(f"catalogue: [{name}]: expect = model needs a 'model'")
-        anchor = [line.strip() for line in s["anchor"].splitlines()]
-        if not anchor or not anchor[0]:
-            raise CatalogueError(f"catalogue: [{name}]: empty anchor")
-        replace = [line.strip() for line in s["replace"].splitlines()]
-        mutants.append(Mutant(name, s["file"], anchor, replace, s["breaks"], expect, model,
-                              s.get("why", "")))
-    return mutants
-
-
-def apply(text, mutant):
-    """`text` with the mutant's anchor lines replaced. The anchor must match exactly once."""
-    lines = text.splitlines(keepends=True)
-    n = len(mutant.anchor)
-    hits = [i for i in range(len(lines) - n + 1)
-            if [l.strip() for l in lines[i:i + n]] == mutant.anchor]
-    if len(hits) != 1:
-        where = "not found" if not hits else f"found {len(hits)} times"
-        raise CatalogueError(f"mutant {mutant.name}: anchor {mutant.anchor[0]!r} {where} in "
-                             f"{mutant.file}: update tests/mutants/catalogue.ini")
-    i = hits[0]
-    indent = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
-    new = [indent + line + "\n" for line in mutant.replace]
-    return "".join(lines[:i] + new + lines[i + n:])
-
-
-def select(mutants, names):
-    """The named mutants, in catalogue order; all of them if no names. Unknown names: error."""
-    known = {m.name for m in mutants}
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise CatalogueError(f"unknown mutant(s): {', '.join(unknown)} (see --list)")
-    return [m for m in mutants if not names or m.name in names]
+assert CHECK_NAMES == catalogue.CHECKS
 
 
 def sync_scratch(src, dst):
@@ -164,53 +106,71 @@ class Runner:
         if self.progress:
             print(msg, end=end, file=sys.stderr, flush=True)
 
-    def sh(self, cmd, timeout=None):
-        """Run cmd in the scratch copy, its output appended to the log. True on exit 0."""
+    def sh(self, cmd, timeout=None, env=()):
+        """Run cmd in the scratch copy, its output appended to the log: (exit 0?, output)."""
+        try:
+            done = subprocess.run(cmd, cwd=self.scratch, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, timeout=timeout, text=True,
+                                  errors="replace", env={**os.environ, **dict(env)})
+            ok, out = done.returncode == 0, done.stdout
+        except subprocess.TimeoutExpired:
+            ok, out = False, f"(timed out after {timeout} s)\n"
         with open(self.log, "a") as log:
-            log.write(f"\n$ {' '.join(cmd)}\n")
-            log.flush()
-            try:
-                return subprocess.run(cmd, cwd=self.scratch, stdout=log, stderr=subprocess.STDOUT,
-                                      timeout=timeout).returncode == 0
-            except subprocess.TimeoutExpired:
-                log.write(f"(timed out after {timeout} s)\n")
-                return False
+            log.write(f"\n$ {' '.join(cmd)}\n{out}")
+        return ok, out
 
-    def build(self, preset, target):
+    def build(self, preset, targets):
         if preset not in self.configured:
             if not (self.scratch / "build" / preset / "build.ninja").exists():
-                if not self.sh(["cmake", "--preset", preset]):
+                if not self.sh(["cmake", "--preset", preset])[0]:
                     raise RuntimeError(f"configuring preset {preset} failed (see {self.log})")
             self.configured.add(preset)
-        if not self.sh(["cmake", "--build", "--preset", preset, "--target", target]):
-            raise RuntimeError(f"building {target} ({preset}) failed (see {self.log})")
+        if not self.sh(["cmake", "--build", "--preset", preset, "--target", *targets])[0]:
+            raise RuntimeError(f"building {' '.join(targets)} ({preset}) failed (see {self.log})")
 
-    def passes(self, check, mutant):
-        """Whether `check` passes on the scratch copy as it is now; None if it does not apply."""
+    def failure(self, check, mutant):
+        """How `check` fails on the scratch copy as it is now: None if it passes or does not
+        apply, else the symptom ("watchdog", "data race", ...)."""
         if check.name == "model":
             if mutant is None or mutant.model is None:
                 return None
             model, variant = mutant.model
-            return self.sh(["cmake", f"-DMODEL=tests/model/{model}", f"-DVARIANT={variant}",
-                            "-DEXPECT=ok", f"-DWORKDIR=build/mutants-model/{mutant.name}",
-                            "-P", "cmake/run_spin.cmake"], timeout=120)
+            ok, out = self.sh(["cmake", f"-DMODEL=tests/model/{model}", f"-DVARIANT={variant}",
+                               "-DEXPECT=ok", f"-DWORKDIR=build/mutants-model/{mutant.name}",
+                               "-P", "cmake/run_spin.cmake"], timeout=120)
+            return None if ok else symptom(out)
         exclude = ["-E", check.exclude] if check.exclude else []
-        for target in check.targets:
-            self.build(check.preset, target)
-            if not self.sh(["ctest", "--preset", check.preset, "-L", check.label,
-                            "-R", check.tests_of.format(target), *exclude, "--stop-on-failure"]):
-                return False
-        return True
+        # The first program on its own (it kills the most), then the others in one build, which
+        # keeps both cores busy.
+        for group in (check.targets[:1], check.targets[1:]):
+            if group:
+                self.build(check.preset, group)
+            for target in group:
+                ok, out = self.sh(["ctest", "--preset", check.preset, "-L", check.label, "-R",
+                                   check.tests_of.format(target), *exclude, "--stop-on-failure"],
+                                  env=check.env)
+                if not ok:
+                    return symptom(out)
+        return None
 
     def run(self, mutant):
-        """(name of the check that failed, or None, seconds taken)."""
+        """(name of the check that failed or None, how it failed, seconds taken)."""
         start = time.monotonic()
         for check in self.checks:
             self.say(f" {check.name}", end="")
-            verdict = self.passes(check, mutant)
-            if verdict is False:
-                return check.name, time.monotonic() - start
-        return None, time.monotonic() - start
+            how = self.failure(check, mutant)
+            if how:
+                return check.name, how, time.monotonic() - start
+        return None, "", time.monotonic() - start
+
+
+def symptom(output):
+    """How a check failed, from its output: the first of SYMPTOMS that matches, else "failed"."""
+    for pattern, name in SYMPTOMS:
+        m = re.search(pattern, output)
+        if m:
+            return name or m.group(1)
+    return "failed"
 
 
 def mutate(scratch, mutant):
@@ -222,16 +182,19 @@ def mutate(scratch, mutant):
 
 
 def matrix(rows, times):
-    """The matrix as text: one row per (mutant, killer or None, seconds)."""
-    width = max([len("mutant")] + [len(m.name) for m, _, _ in rows])
-    out = [f"{'mutant':<{width}}  {'killed by':<9}" + ("  after" if times else "")]
-    for m, killer, secs in rows:
-        verdict = killer or "SURVIVED"
+    """The matrix as text: one row per (mutant, killer or None, how, seconds)."""
+    width = max([len("mutant")] + [len(m.name) for m, *_ in rows])
+    how_width = max([len("how")] + [len(how) for _, _, how, _ in rows])
+    out = [f"{'mutant':<{width}}  {'killed by':<9}  {'how':<{how_width}}"
+           + ("  after" if times else "")]
+    for m, killer, how, secs in rows:
         note = "" if (killer or "survives") == m.expect else f"  (expected: {m.expect})"
-        out.append(f"{m.name:<{width}}  {verdict:<9}" + (f"  {secs:5.0f} s" if times else "")
-                   + note)
-    killed = sum(1 for _, k, _ in rows if k)
-    out.append(f"{killed} killed, {len(rows) - killed} survived, of {len(rows)} mutants")
+        out.append((f"{m.name:<{width}}  {killer or 'SURVIVED':<9}  {how:<{how_width}}"
+                    + (f"  {secs:5.0f} s" if times else "") + note).rstrip())
+    killed = sum(1 for _, k, _, _ in rows if k)
+    explained = sum(1 for m, k, _, _ in rows if not k and m.expect == "survives")
+    out.append(f"{killed} killed, {len(rows) - killed} survived ({explained} explained in the "
+               f"catalogue), of {len(rows)} mutants")
     return "\n".join(out)
 
 
@@ -285,28 +248,30 @@ def main(argv=None):
     try:
         if not args.no_baseline:
             runner.say("baseline (no mutant):", end="")
-            killer, _ = runner.run(None)
+            killer, how, _ = runner.run(None)
             runner.say("")
             if killer:
-                print(f"mutants: the {killer} check fails without a mutant (see {log})",
+                print(f"mutants: the {killer} check fails without a mutant ({how}; see {log})",
                       file=sys.stderr)
                 return 2
         rows = []
         for i, m in enumerate(mutants, 1):
             runner.say(f"[{i}/{len(mutants)}] {m.name}:", end="")
+            with open(log, "a") as f:
+                f.write(f"\n=== mutant {m.name}\n")
             undo = mutate(scratch, m)
             try:
-                killer, secs = runner.run(m)
+                killer, how, secs = runner.run(m)
             finally:
                 undo()
-            runner.say(f" -> {killer or 'SURVIVED'} ({secs:.0f} s)")
-            rows.append((m, killer, secs))
+            runner.say(f" -> {killer or 'SURVIVED'} {how} ({secs:.0f} s)")
+            rows.append((m, killer, how, secs))
     except RuntimeError as e:
         print(f"mutants: {e}", file=sys.stderr)
         return 2
     print(matrix(rows, not args.no_times))
     runner.say(f"total {time.monotonic() - start:.0f} s; log in {log}")
-    return 0 if all((k or "survives") == m.expect for m, k, _ in rows) else 1
+    return 0 if all((k or "survives") == m.expect for m, k, _, _ in rows) else 1
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mutants  # noqa: E402
-from mutants import CatalogueError, apply, matrix, parse_catalogue, select  # noqa: E402
+from mutants import (CatalogueError, apply, matrix, parse_catalogue, select,  # noqa: E402
+                     symptom)
 
 ONE = """
 [a.b]
@@ -108,11 +109,31 @@ class ApplyTest(unittest.TestCase):
 class MatrixTest(unittest.TestCase):
     def test_rows_and_unexpected_outcomes(self):
         m = mutant()
-        text = matrix([(m, "tsan", 12.3), (m, None, 40.0)], times=True)
-        self.assertIn("a.b     tsan          12 s\n", text)
-        self.assertIn("a.b     SURVIVED      40 s  (expected: tsan)", text)
-        self.assertTrue(text.endswith("1 killed, 1 survived, of 2 mutants"))
-        self.assertNotIn(" s", matrix([(m, "tsan", 12.3)], times=False).splitlines()[1])
+        text = matrix([(m, "tsan", "data race", 12.3), (m, None, "", 40.0)], times=True)
+        self.assertIn("a.b     tsan       data race     12 s\n", text)
+        self.assertIn("a.b     SURVIVED                 40 s  (expected: tsan)", text)
+        self.assertTrue(text.endswith("1 killed, 1 survived (0 explained in the catalogue), "
+                                      "of 2 mutants"))
+        self.assertNotIn(" s", matrix([(m, "tsan", "data race", 12.3)], times=False)
+                         .splitlines()[1])
+
+    def test_explained_survivors(self):
+        m = mutant(ONE.replace("expect = tsan", "expect = survives\nwhy = x86 hides it"))
+        self.assertIn("(1 explained", matrix([(m, None, "", 1.0)], times=False))
+
+
+class SymptomTest(unittest.TestCase):
+    def test_first_match_names_the_failure(self):
+        self.assertEqual(symptom("x\nWATCHDOG: deadlock, exiting with code 3\n"), "watchdog")
+        self.assertEqual(symptom("WARNING: ThreadSanitizer: data race (pid=1)"), "data race")
+        self.assertEqual(symptom("ERROR: AddressSanitizer: stack-use-after-return on"),
+                         "stack-use-after-return")
+        self.assertEqual(symptom("pan:1: assertion violated (taken[b]==1)"),
+                         "assertion violated")
+        self.assertEqual(symptom("1/7 Test  #7: every job ...***Timeout 120.12 sec"),
+                         "ctest timeout")
+        self.assertEqual(symptom("test.cpp:12: FAILED:\n  CHECK( x == 1 )"), "assertion")
+        self.assertEqual(symptom("Errors while running CTest"), "failed")
 
 
 class CatalogueTest(unittest.TestCase):
