@@ -66,15 +66,17 @@ fn busy(work: usize) {
 /// sequential leaf (`FoldConsumer::into_folder` in rayon's src/iter/fold.rs, called by
 /// `bridge_producer_consumer` once per piece it stops splitting), so an identity of 1 summed over
 /// the leaves counts them. The range's `min_len` is 1, as in the workbook's `bridge`. The
-/// identity also marks the thread it runs on in `threads` (bit 63: no worker), so the caller
-/// can tell whether a steal moved leaves to a second thread, which changes the count.
-fn leaves(len: usize, work: usize, threads: &AtomicU64) -> usize {
-    (0..len)
+/// identity also marks the thread it runs on (bit 63: no worker), so that the second value, how
+/// many threads ran leaves, tells whether a steal moved leaves to a second thread, which changes
+/// the count.
+fn leaves(len: usize, work: usize) -> (usize, usize) {
+    let ran_on = AtomicU64::new(0);
+    let n = (0..len)
         .into_par_iter()
         .fold(
             || {
                 let bit = rayon::current_thread_index().map_or(63, |i| i.min(63));
-                threads.fetch_or(1 << bit, Ordering::Relaxed);
+                ran_on.fetch_or(1 << bit, Ordering::Relaxed);
                 1usize
             },
             |leaf, _| {
@@ -82,7 +84,8 @@ fn leaves(len: usize, work: usize, threads: &AtomicU64) -> usize {
                 leaf
             },
         )
-        .sum()
+        .sum();
+    (n, ran_on.load(Ordering::Relaxed).count_ones() as usize)
 }
 
 /// Leaf count from outside every pool: the calling thread is no worker, so the bridge's first
@@ -97,9 +100,8 @@ pub unsafe extern "C" fn rayon_side_leaves_outside(
     work: usize,
     threads: *mut usize,
 ) -> usize {
-    let ran_on = AtomicU64::new(0);
-    let n = leaves(len, work, &ran_on);
-    *threads = ran_on.load(Ordering::Relaxed).count_ones() as usize;
+    let (n, t) = leaves(len, work);
+    *threads = t;
     n
 }
 
@@ -115,9 +117,8 @@ pub unsafe extern "C" fn rayon_side_leaves_inside(
     work: usize,
     threads: *mut usize,
 ) -> usize {
-    let ran_on = AtomicU64::new(0);
-    let n = (*pool).install(|| leaves(len, work, &ran_on));
-    *threads = ran_on.load(Ordering::Relaxed).count_ones() as usize;
+    let (n, t) = (*pool).install(|| leaves(len, work));
+    *threads = t;
     n
 }
 
