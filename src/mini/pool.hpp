@@ -45,7 +45,7 @@ struct Stats {
     std::uint64_t b_stolen = 0;    // ... whose B was stolen and run elsewhere
     std::uint64_t waited_jobs = 0; // jobs a join's owner ran while waiting for a stolen B
     std::uint64_t sleeps = 0;      // times a worker blocked on the condition variable
-    std::uint64_t wakeups = 0;     // notify calls made because a sleeper was registered
+    std::uint64_t wakeups = 0;     // notify calls, each of which counted out one sleeper (or all)
     std::uint64_t rechecks = 0;    // re-checks that found work (each a wake-up otherwise lost)
     std::uint64_t sleepers = 0;    // now
     std::uint64_t queued = 0;      // now: jobs in the injector

@@ -18,6 +18,7 @@ enum class SyncPoint {
     before_spawn,    // a pool is about to start a worker thread (a test may throw here, as
                      // std::thread's constructor does when the system refuses a thread)
     steal_before_buffer, // Stealer::steal has read bottom, not yet the buffer pointer
+    after_notify,        // a waker has notified, still holding the sleep mutex
 };
 using SyncHook = void (*)(SyncPoint);
 inline std::atomic<SyncHook> sync_hook{nullptr};

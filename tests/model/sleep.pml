@@ -12,8 +12,10 @@ byte qlen = 0;           /* memory: atomic queue length `len` (renamed:
                             len is a Promela keyword) */
 byte sleepers = 0;       /* memory: atomic sleepers counter */
 
-/* One-slot store buffers. Only the Worker stores `sleepers` and only the
- * Producer stores `len`, so one slot per thread is enough. */
+/* One-slot store buffers. Only the Producer stores `len`; the Worker stores
+ * `sleepers` through its buffer, the Producer only while holding M (the
+ * waker counts the sleeper out, sleep.hpp's wake), when the Worker's buffer
+ * is empty (it drains before releasing M), so one slot per thread is enough. */
 bool wbuf = false; byte wval;   /* Worker's pending store to sleepers */
 bool pbuf = false; byte pval;   /* Producer's pending store to len */
 
@@ -51,9 +53,8 @@ search:
 #endif
   atomic { !wbuf -> M = 0; waiting = true };  /* wait(CV, M): unlock + block */
   !waiting;                                   /*   ... until notify(CV) */
-  atomic { M == 0 -> M = 1 };             /* wait returns holding M */
-  W_STORE_SLEEPERS(sleepers - 1);         /* on wake: sleepers -= 1 */
-  atomic { !wbuf -> M = 0 };              /* unlock(M) */
+  atomic { M == 0 -> M = 1 };             /* wait returns holding M (the waker */
+  M = 0;                                  /*   counted us out): unlock(M) */
   goto search;                            /* search again */
 got_job:
   skip                                    /* run the job: valid end state */
@@ -67,8 +68,10 @@ active proctype Producer() {
   if
   :: sleepers > 0 ->                      /* if sleepers > 0 (load) */
        atomic { !pbuf && M == 0 -> M = 1 };   /* lock(M) */
-       atomic { if :: waiting -> waiting = false  /* notify(CV): wake the */
-                   :: else                        /*   waiter, if any     */
+       atomic { if :: sleepers > 0 ->             /* wake(): still one?  */
+                      sleepers = sleepers - 1;    /*   count it out,     */
+                      waiting = false             /*   notify(CV)        */
+                   :: else                        /* counted out before  */
                 fi };
        M = 0                                  /* unlock(M) */
   :: else                                 /* sleepers == 0: skip notify */

@@ -1,0 +1,46 @@
+// The sleep state's wake-up: the waker counts the sleeper out, forced.
+#include <mini/pool.hpp>
+#include <mini/watchdog.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+
+#include "helpers.hpp"
+
+// The one worker of a pool sleeps; the test wakes it with an install. The sync point after the
+// notify runs in the waking thread while it still holds the sleep mutex, which the woken worker
+// must take before it can run a single line: whatever the count says there, the woken thread
+// has not touched it. It must say 0. If the woken thread counted itself out once it ran (as
+// mini did before), the count would still read 1 there, and every push until the woken thread
+// got a core would take the mutex to wake it again.
+namespace {
+std::atomic<mini::ThreadPool*> observed{nullptr};
+std::atomic<std::uint64_t> sleepers_at_notify{~std::uint64_t{0}};
+
+void read_sleepers(mini::test::SyncPoint point) {
+    if (point != mini::test::SyncPoint::after_notify) return;
+    if (mini::ThreadPool* pool = observed.exchange(nullptr)) // only the first notify
+        sleepers_at_notify = pool->stats().sleepers;
+}
+} // namespace
+
+TEST_CASE("the waker counts the sleeper out before the woken worker runs", "[sleep]") {
+    mini::ThreadPool pool(1);
+    std::atomic<std::uint64_t> progress{0};
+    mini::Watchdog dog(
+        "waiting for the worker to sleep, then waking it", test::watchdog_time,
+        [&] { return progress.load(); }, [&] { return test::describe(pool.stats()); });
+    while (pool.stats().sleeps == 0) std::this_thread::yield(); // it registered, then waited
+    progress = 1;
+    const mini::Stats before = pool.stats();
+    observed = &pool;
+    mini::test::sync_hook = &read_sleepers;
+    pool.install([] {}); // injected: the worker is the only sleeper, and it is woken
+    mini::test::sync_hook = nullptr;
+    progress = 2;
+    CHECK(sleepers_at_notify == 0);
+    CHECK((pool.stats() - before).wakeups == 1);
+}
