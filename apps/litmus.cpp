@@ -16,15 +16,14 @@
 // barrier and a short random delay, so that the two windows overlap often. The trial number is the
 // value stored, so nothing is reset between trials.
 #include <atomic>
+#include <optional>
 #include <thread>
 #include <vector>
-
-#include <pthread.h>
-#include <sched.h>
 
 #include <mini/cpu_relax.hpp>
 
 #include "common.hpp"
+#include "platform.hpp"
 
 namespace {
 
@@ -55,24 +54,6 @@ void random_delay(std::uint32_t& state) {
     for (std::uint32_t k = state % 8; k > 0; --k) asm volatile("");
 }
 
-// The first two CPUs this process may run on (read once: pinning the main thread narrows its mask),
-// or fewer.
-std::vector<int> two_cpus() {
-    cpu_set_t allowed;
-    std::vector<int> cpus;
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return cpus;
-    for (int cpu = 0; cpu < CPU_SETSIZE && cpus.size() < 2; ++cpu)
-        if (CPU_ISSET(cpu, &allowed)) cpus.push_back(cpu);
-    return cpus;
-}
-
-void pin_to(int cpu) {
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    pthread_setaffinity_np(pthread_self(), sizeof one, &one); // best effort: unpinned still works
-}
-
 template <Order order>
 std::uint64_t store_then_load(std::atomic<std::uint64_t>& mine, std::atomic<std::uint64_t>& other,
                               std::uint64_t trial) {
@@ -99,7 +80,8 @@ std::uint64_t count_both_old(Shared& s, std::uint64_t trials, const std::vector<
         return r[0] < trial && r[1] < trial;
     };
     auto side = [&](int t) {
-        if (cpus.size() == 2) pin_to(cpus[t]);
+        std::optional<app::platform::Pin> pin; // best effort: unpinned still works
+        if (cpus.size() == 2) pin.emplace(cpus[t]);
         std::uint32_t rng = 0x9e3779b9u * (t + 1);
         std::atomic<std::uint64_t>& mine = t ? s.y : s.x;
         std::atomic<std::uint64_t>& other = t ? s.x : s.y;
@@ -134,12 +116,15 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0.1, 3600.0));
     if (int code = app::parse(cli, argc, argv); code >= 0) return code;
 
-    const std::vector<int> cpus = two_cpus();
+    std::vector<int> cpus = app::platform::allowed_cpus(); // read before any thread is pinned
+    if (cpus.size() > 2) cpus.resize(2);
     fmt::print("store buffering, {} trials per variant: "
                "X = 1; r0 = Y  ||  Y = 1; r1 = X  -- counted: r0 and r1 both old\n",
                trials);
     if (cpus.size() == 2)
         fmt::print("the two threads pinned to CPUs {} and {}\n", cpus[0], cpus[1]);
+    else if (app::platform::missing)
+        fmt::print("platform: {}\n", app::platform::missing);
     else
         fmt::print("one CPU only: the threads share a store buffer, no reordering can show\n");
     std::fflush(stdout);

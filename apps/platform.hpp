@@ -1,7 +1,8 @@
 // The drivers' only Linux-specific code: pinning a thread to one CPU (sched_getaffinity,
-// pthread_setaffinity_np) and the whole machine's busy time (/proc/stat), both used by compare.
-// Elsewhere both degrade: no CPU is listed, so serial code runs unpinned, and the machine's load
-// is unknown; `missing` says so. The mini library itself uses only the standard library.
+// pthread_setaffinity_np), used by compare and litmus, and the whole machine's busy time
+// (/proc/stat), used by compare.
+// Elsewhere both degrade: no CPU is listed, so threads run unpinned, and the machine's load is
+// unknown; `missing` says so. The mini library itself uses only the standard library.
 #pragma once
 
 #include <vector>
@@ -60,7 +61,8 @@ inline double machine_busy_seconds() {
 }
 #else
 inline constexpr const char* missing =
-    "not Linux: serial code runs unpinned, once, and the machine's load is not measured";
+    "not Linux: threads run unpinned (compare's serial code runs once) and the machine's load is "
+    "not measured";
 
 inline std::vector<int> allowed_cpus() { return {}; }
 
