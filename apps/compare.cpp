@@ -603,14 +603,16 @@ int main(int argc, char** argv) {
                                         [](const mini::Stats& st) { return st.b_stolen == 0; });
         const auto [lo, hi] = std::minmax_element(start_us[r].begin(), start_us[r].end());
         const auto [blo, bhi] = std::minmax_element(threads_busy[r].begin(), threads_busy[r].end());
-        fmt::print("  {}: joins {}, B stolen {}, sleeps {}, wake-ups {}; runs with no B stolen: {} of {}; "
+        fmt::print("  {}: joins {}, B stolen {}, sleeps {}, wake-ups {}; "
+                   "runs with no B stolen: {} of {}; "
                    "started on a worker after {:.0f} [{:.0f}–{:.0f}] us; CPU/wall {:.2f} "
                    "[{:.2f}–{:.2f}]\n",
                    rows[r].label.substr(0, rows[r].label.find(" [")),
                    field([](const mini::Stats& st) { return st.joins; }),
                    field([](const mini::Stats& st) { return st.b_stolen; }),
                    field([](const mini::Stats& st) { return st.sleeps; }),
-                   field([](const mini::Stats& st) { return st.wakeups; }), none, counters[r].size(),
+                   field([](const mini::Stats& st) { return st.wakeups; }), none,
+                   counters[r].size(),
                    app::median(start_us[r]), *lo, *hi, app::median(threads_busy[r]), *blo, *bhi);
     }
     if (!cpus.empty() && !rows[fib].samples[serial].empty()) {
