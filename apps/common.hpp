@@ -14,17 +14,19 @@
 #include <fmt/core.h>
 #include <sys/resource.h>
 
-#include <mini/replay.hpp>
+#include <instrument/instrument.hpp>
+#include <instrument/replay.hpp>
+#include <instrument/watchdog.hpp>
 #include <mini/sabotage.hpp>
-#include <mini/watchdog.hpp>
 
 namespace app {
 
 enum Exit : int { ok = 0, wrong_result = 1, usage = 2, watchdog = mini::Watchdog::exit_code };
 
-// The first line of every driver: which sabotage this build carries. (It also names the main
-// thread for the flight recorder's timeline and trace.)
+// The first line of every driver: which sabotage this build carries. (It also installs the
+// instruments and names the main thread for the flight recorder's timeline and trace.)
 inline void banner(const char* driver) {
+    mini::instrument::install();
     mini::recorder::name_thread("main");
     fmt::print("mini-rayon {} | sabotage: {}\n", driver, mini::sabotage::active);
     std::fflush(stdout);

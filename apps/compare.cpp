@@ -420,11 +420,11 @@ int main(int argc, char** argv) {
     std::array<std::vector<double>, num_rows> start_us, threads_busy;
     double started = 0;
     auto counted = [&](RowId r, mini::ThreadPool& pool, auto&& run_it) {
-        const mini::Stats before = pool.stats();
+        const mini::Stats before = mini::stats(pool);
         const double t0 = app::now(), cpu0 = app::cpu_seconds();
         run_it();
         const double wall = app::now() - t0;
-        counters[r].push_back(pool.stats() - before);
+        counters[r].push_back(mini::stats(pool) - before);
         start_us[r].push_back((started - t0) * 1e6);
         threads_busy[r].push_back((app::cpu_seconds() - cpu0) / wall);
     };
@@ -517,10 +517,10 @@ int main(int argc, char** argv) {
             std::optional<app::Trips> got;
             double sleeps = 0;
             if (impl == workbook) {
-                const std::uint64_t before = pool.stats().sleeps;
+                const std::uint64_t before = mini::stats(pool).sleeps;
                 got = app::round_trips(producers, rounds, progress,
                                        [&](std::atomic<std::uint64_t>& e) { trip_mini(pool, e); });
-                sleeps = double(pool.stats().sleeps - before);
+                sleeps = double(mini::stats(pool).sleeps - before);
             }
 #if MINI_HAVE_RAYON
             if (impl == rayon)
@@ -603,12 +603,11 @@ int main(int argc, char** argv) {
                                         [](const mini::Stats& st) { return st.b_stolen == 0; });
         const auto [lo, hi] = std::minmax_element(start_us[r].begin(), start_us[r].end());
         const auto [blo, bhi] = std::minmax_element(threads_busy[r].begin(), threads_busy[r].end());
-        fmt::print("  {}: joins {}, B stolen {}, sleeps {}, wake-ups {}; "
+        fmt::print("  {}: B stolen {}, sleeps {}, wake-ups {}; "
                    "runs with no B stolen: {} of {}; "
                    "started on a worker after {:.0f} [{:.0f}–{:.0f}] us; CPU/wall {:.2f} "
                    "[{:.2f}–{:.2f}]\n",
                    rows[r].label.substr(0, rows[r].label.find(" [")),
-                   field([](const mini::Stats& st) { return st.joins; }),
                    field([](const mini::Stats& st) { return st.b_stolen; }),
                    field([](const mini::Stats& st) { return st.sleeps; }),
                    field([](const mini::Stats& st) { return st.wakeups; }), none,

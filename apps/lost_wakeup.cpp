@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
             if (pool == nullptr)
                 return fmt::format("run {}/{}: all {} round trips done, destroying its pool", r + 1,
                                    runs, per_run);
-            const mini::Stats s = pool->stats();
+            const mini::Stats s = mini::stats(*pool);
             return fmt::format("run {}/{}, {}/{} round trips of this run, sleepers {}, queued {}",
                                r + 1, runs, done.load() - r * per_run, per_run, s.sleepers,
                                s.queued);
@@ -52,11 +52,12 @@ int main(int argc, char** argv) {
     for (; run < runs; ++run) {
         mini::ThreadPool pool(threads);
         current = &pool;
+        const mini::Stats before = mini::stats(pool);
         const app::Trips t =
             app::round_trips(producers, rounds, done, [&](std::atomic<std::uint64_t>& executed) {
                 pool.install([&] { executed.fetch_add(1, std::memory_order_relaxed); });
             });
-        const mini::Stats s = pool.stats();
+        const mini::Stats s = mini::stats(pool) - before;
         current = nullptr;
         const bool ok = t.executed == per_run;
         passed += ok;

@@ -116,9 +116,10 @@ int count(std::size_t threads, std::size_t len, std::size_t runs, std::size_t wo
     std::atomic<std::size_t> run{0}, step{0};
     mini::Watchdog dog(
         "counting leaves", app::seconds(watchdog_s),
-        [&] { return pool.stats().joins + run.load() + step.load(); },
+        [&] { return mini::stats(pool).executed + run.load() + step.load(); },
         [&] {
-            return fmt::format("run {}/{}, {} joins", run.load() + 1, runs, pool.stats().joins);
+            return fmt::format("run {}/{}, {} jobs executed", run.load() + 1, runs,
+                               mini::stats(pool).executed);
         });
     std::size_t equal = 0, stolen = 0;
     for (; run < runs; ++run) {
@@ -177,14 +178,16 @@ int tree(std::size_t threads, std::size_t len, std::size_t work, bool inside, do
     fmt::print("split tree of [0, {}) on {} threads, entered {} the pool, {} iterations per item\n",
                len, threads, inside ? "inside" : "outside", work);
     mini::ThreadPool pool(threads);
+    std::atomic<std::size_t> pieces{0};
     mini::Watchdog dog(
-        "drawing the split tree", app::seconds(watchdog_s), [&] { return pool.stats().joins; },
-        [&] { return fmt::format("{} joins", pool.stats().joins); });
+        "drawing the split tree", app::seconds(watchdog_s), [&] { return pieces.load(); },
+        [&] { return fmt::format("{} pieces", pieces.load()); });
     std::mutex m;
     std::map<std::pair<std::size_t, std::size_t>, Node> nodes;
     auto record = [&](const mini::Piece& p, bool leaf) {
         std::lock_guard lock(m);
         nodes[{p.begin, p.end}] = Node{p.migrated, p.splits, worker_index(), leaf};
+        ++pieces;
     };
     auto run = [&] {
         return mini::bridge<std::size_t>(
@@ -211,9 +214,11 @@ int sum(std::size_t threads, std::size_t len, std::size_t runs, double watchdog_
     mini::ThreadPool pool(threads);
     std::atomic<std::size_t> run{0}, phase{0};
     mini::Watchdog dog(
-        "summing", app::seconds(watchdog_s), [&] { return pool.stats().joins + phase.load(); },
+        "summing", app::seconds(watchdog_s),
+        [&] { return mini::stats(pool).executed + run.load() + phase.load(); },
         [&] {
-            return fmt::format("run {}/{}, {} joins", run.load() + 1, runs, pool.stats().joins);
+            return fmt::format("run {}/{}, {} jobs executed", run.load() + 1, runs,
+                               mini::stats(pool).executed);
         });
     std::vector<double> par, ser;
     bool ok = true;

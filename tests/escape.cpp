@@ -3,6 +3,9 @@
 //   escape a         A throws on a worker: abort with its what(), before join's frame unwinds
 //   escape b         B throws, popped back and run inline: the same
 //   escape stolen-b  B throws on the thief that stole it: the same, on the thief
+//   escape install-outside  install's closure throws, called from outside the pool: the same
+//   escape install-inside   ... called from a worker of the pool: the same (the contract does
+//                           not depend on the caller)
 //   escape exit      a job of the global pool calls std::exit(7): the process exits with 7
 // A FrameGuard lives in the frame that calls join. If any unwinding reaches it, its destructor
 // says so and exits with 5: the wrong outcome, distinct from the abort the tests want.
@@ -62,6 +65,15 @@ void stolen_b_throws(mini::ThreadPool& pool) { // two threads: A keeps the owner
     });
 }
 
+void install_throws(mini::ThreadPool& pool) { pool.install([] { boom("boom from install"); }); }
+
+void nested_install_throws(mini::ThreadPool& pool) {
+    pool.install([&] {
+        FrameGuard guard;
+        pool.install([] { boom("boom from an inner install"); });
+    });
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -79,6 +91,8 @@ int main(int argc, char** argv) {
     if (std::strcmp(what, "a") == 0) a_throws(pool);
     if (one) b_throws(pool);
     if (std::strcmp(what, "stolen-b") == 0) stolen_b_throws(pool);
-    std::fputs("usage: escape a|b|stolen-b|exit\n", stderr);
+    if (std::strcmp(what, "install-outside") == 0) install_throws(pool);
+    if (std::strcmp(what, "install-inside") == 0) nested_install_throws(pool);
+    std::fputs("usage: escape a|b|stolen-b|install-outside|install-inside|exit\n", stderr);
     std::_Exit(2);
 }

@@ -7,9 +7,15 @@
 #include <string>
 #include <vector>
 
+#include <instrument/instrument.hpp>
+#include <instrument/recorder.hpp>
 #include <mini/pool.hpp>
 
 namespace test {
+
+// Every test program installs the instruments before main: the statistics, the flight recorder
+// and the sync hooks all come through the probe handler.
+inline const bool instruments_installed = (mini::instrument::install(), true);
 
 // How long a test's watchdog waits for progress before it declares a deadlock (exit 3).
 inline constexpr std::chrono::milliseconds watchdog_time{3000};
@@ -22,7 +28,7 @@ inline std::size_t count_not_once(const std::vector<std::atomic<int>>& slots) {
 }
 
 inline std::string describe(const mini::Stats& s) {
-    return "joins " + std::to_string(s.joins) + ", executed " + std::to_string(s.executed) +
+    return "B stolen " + std::to_string(s.b_stolen) + ", executed " + std::to_string(s.executed) +
            ", sleepers " + std::to_string(s.sleepers) + ", queued " + std::to_string(s.queued);
 }
 

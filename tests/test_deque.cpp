@@ -1,6 +1,5 @@
 // The deque on its own: Worker/Stealer semantics, growth, and exactly-once under concurrency.
 #include <mini/deque.hpp>
-#include <mini/sync_point.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -8,6 +7,8 @@
 #include <cstdint>
 #include <thread>
 #include <vector>
+
+#include "helpers.hpp"
 
 using mini::Injector;
 using mini::StealStatus;
@@ -71,8 +72,8 @@ TEST_CASE("a two-word item survives the deque intact", "[deque]") {
 namespace {
 std::atomic<bool> thief_armed{false}, thief_held{false}, owner_grew{false};
 
-void hold_thief(mini::test::SyncPoint point) {
-    if (point != mini::test::SyncPoint::steal_before_buffer ||
+void hold_thief(mini::Probe point) {
+    if (point != mini::Probe::steal_before_buffer ||
         !thief_armed.exchange(false, std::memory_order_relaxed))
         return;
     thief_held.store(true, std::memory_order_relaxed);
@@ -85,14 +86,14 @@ TEST_CASE("a thief held before reading the buffer pointer takes its job from the
     Worker<std::uint64_t> w;
     for (std::uint64_t i = 0; i < 64; ++i) w.push(i); // the first buffer is full
     thief_armed = true;
-    mini::test::sync_hook = &hold_thief;
+    mini::instrument::sync_hook = &hold_thief;
     mini::Steal<std::uint64_t> got;
     std::thread thief([&, s = w.stealer()] { got = s.steal(); });
     while (!thief_held.load(std::memory_order_relaxed)) std::this_thread::yield();
     w.push(64); // grows: 64 jobs copied into a buffer of 128
     owner_grew.store(true, std::memory_order_relaxed);
     thief.join();
-    mini::test::sync_hook = nullptr;
+    mini::instrument::sync_hook = nullptr;
     REQUIRE(got.success());
     CHECK(got.value == 0);
     for (std::uint64_t i = 65; i-- > 1;) REQUIRE(*w.pop() == i); // the rest, none lost

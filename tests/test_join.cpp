@@ -1,6 +1,6 @@
 // join_context: results, the migrated flag, work while waiting; and the two sabotage symptoms.
 #include <mini/join.hpp>
-#include <mini/watchdog.hpp>
+#include <instrument/watchdog.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -40,7 +40,7 @@ template <class ThenB>
 Forced force_steal(ThreadPool& pool, ThenB then_b) {
     Forced f{};
     std::atomic<bool> b_started{false};
-    const mini::Stats before = pool.stats();
+    const mini::Stats before = mini::stats(pool);
     pool.install([&] {
         mini::join_context(
             [&](FnContext ctx) {
@@ -56,7 +56,7 @@ Forced force_steal(ThreadPool& pool, ThenB then_b) {
                 then_b();
             });
     });
-    f.stats = pool.stats() - before;
+    f.stats = mini::stats(pool) - before;
     return f;
 }
 
@@ -81,13 +81,14 @@ TEST_CASE("join returns both results, of any type", "[join]") {
 
 TEST_CASE("a B popped back and run inline has not migrated", "[join]") {
     ThreadPool pool(1); // nobody to steal it
+    const mini::Stats before = mini::stats(pool);
     const auto [a, b] = pool.install([] {
         return mini::join_context([](FnContext c) { return c.migrated(); },
                                   [](FnContext c) { return c.migrated(); });
     });
     CHECK_FALSE(a);
     CHECK_FALSE(b);
-    CHECK(pool.stats().b_inline == 1);
+    CHECK((mini::stats(pool) - before).b_stolen == 0); // the one join's B came back inline
 }
 
 TEST_CASE("a stolen B has migrated and ran on another thread", "[join]") {
@@ -113,7 +114,7 @@ TEST_CASE("an owner whose B was stolen runs other jobs while it waits", "[join][
     // An owner that only spins on B's latch never runs B2, and B1 waits for B2 for good.
     mini::Watchdog dog(
         "an owner waiting for a stolen B", test::watchdog_time,
-        [&] { return pool.stats().executed; }, [&] { return test::describe(pool.stats()); });
+        [&] { return mini::stats(pool).executed; }, [&] { return test::describe(mini::stats(pool)); });
     // Inside the stolen B, B1 waits until B2 has started elsewhere: the only idle thread is the
     // owner of B, waiting in wait_until, so it must steal B2 and run it while it waits.
     std::atomic<bool> b2_started{false};
@@ -140,9 +141,9 @@ TEST_CASE("reverse: with NO_STEAL_WAIT a waiting owner runs nothing and the resu
 
     ThreadPool wide(12);
     for (int r = 0; r < 5; ++r) {
-        const mini::Stats before = wide.stats();
+        const mini::Stats before = mini::stats(wide);
         CHECK(wide.install([] { return fib(27); }) == fib_value(27));
-        CHECK((wide.stats() - before).waited_jobs == 0);
+        CHECK((mini::stats(wide) - before).waited_jobs == 0);
     }
 }
 
@@ -151,7 +152,7 @@ TEST_CASE("reverse: with BLOCK_WAIT one thread deadlocks at its first nested joi
     ThreadPool pool(1);
     mini::Watchdog dog(
         "a nested join on a one-thread pool", test::watchdog_time,
-        [&] { return pool.stats().joins; }, [&] { return test::describe(pool.stats()); });
+        [&] { return mini::stats(pool).executed; }, [&] { return test::describe(mini::stats(pool)); });
     const auto result = pool.install([] { return fib(3); });
     CHECK(result == 2); // not reached in the block-wait build: the watchdog exits 3 first
 }
@@ -168,8 +169,8 @@ namespace {
 std::atomic<bool> w2_armed{false};
 std::binary_semaphore w2_in_window{0}, b1_pushed{0};
 
-void hold_w2_in_window(mini::test::SyncPoint point) {
-    if (point != mini::test::SyncPoint::before_sleep || !w2_armed.exchange(false)) return;
+void hold_w2_in_window(mini::Probe point) {
+    if (point != mini::Probe::idle || !w2_armed.exchange(false)) return;
     w2_in_window.release();
     b1_pushed.acquire();
 }
@@ -178,7 +179,7 @@ void hold_w2_in_window(mini::test::SyncPoint point) {
 TEST_CASE("a push onto a non-empty deque wakes a sleeper, which takes the stranded B1",
           "[join][push_wake]") {
     w2_armed = true;
-    mini::test::sync_hook = &hold_w2_in_window;
+    mini::instrument::sync_hook = &hold_w2_in_window;
     ThreadPool pool(2);
     w2_in_window.acquire(); // one worker (W2) is held; the other (W1) will take the install
     std::atomic<bool> b1_ran{false};
@@ -186,14 +187,14 @@ TEST_CASE("a push onto a non-empty deque wakes a sleeper, which takes the strand
     mini::Watchdog dog(
         "waiting for B1, pushed while the other worker was in its sleep window", test::watchdog_time,
         [&] { return std::uint64_t{b1_ran.load()}; },
-        [&] { return "B1 stranded in W1's deque, " + test::describe(pool.stats()); });
-    const mini::Stats before = pool.stats();
+        [&] { return "B1 stranded in W1's deque, " + test::describe(mini::stats(pool)); });
+    const mini::Stats before = mini::stats(pool);
     pool.install([&] {
         w1 = std::this_thread::get_id();
         mini::join(
             [&] {                   // A, on W1, with B1 in W1's deque
                 b1_pushed.release(); // W2 goes on: registers and sleeps
-                while (pool.stats().sleepers != 1) std::this_thread::yield();
+                while (mini::stats(pool).sleepers != 1) std::this_thread::yield();
                 mini::join([] {}, [] {}); // pushes B2 onto the non-empty deque
                 while (!b1_ran.load()) std::this_thread::yield();
             },
@@ -202,8 +203,8 @@ TEST_CASE("a push onto a non-empty deque wakes a sleeper, which takes the strand
                 b1_ran = true;
             });
     });
-    mini::test::sync_hook = nullptr;
-    const mini::Stats s = pool.stats() - before;
+    mini::instrument::sync_hook = nullptr;
+    const mini::Stats s = mini::stats(pool) - before;
     CHECK(b1_thread != w1); // taken by the woken worker, not popped back by W1
     CHECK(s.b_stolen >= 1); // B1, and B2 too if the woken worker got to it before W1 did
 }

@@ -36,12 +36,12 @@ namespace {
 std::atomic<bool> hold_armed{false}, done_armed{false};
 std::binary_semaphore latch_stored{0}, frame_gone{0}, setter_done{0};
 
-void hold_setter(mini::test::SyncPoint point) {
-    using mini::test::SyncPoint;
-    if (point == SyncPoint::after_latch_set && hold_armed.exchange(false)) {
+void hold_setter(mini::Probe point) {
+    using mini::Probe;
+    if (point == Probe::latch_stored && hold_armed.exchange(false)) {
         latch_stored.release();
         frame_gone.acquire();
-    } else if (point == SyncPoint::latch_set_done && done_armed.exchange(false)) {
+    } else if (point == Probe::latch_set && done_armed.exchange(false)) {
         setter_done.release();
     }
 }
@@ -63,13 +63,13 @@ TEST_CASE("SpinLatch::set touches nothing after the store even when the owner's 
           "[latch][touch_after_set]") {
     mini::ThreadPool pool(2);
     hold_armed = done_armed = true;
-    mini::test::sync_hook = &hold_setter;
+    mini::instrument::sync_hook = &hold_setter;
     const bool migrated = pool.install([&] {
         const bool m = join_and_return(pool);
         frame_gone.release();  // the frame that held B's latch is gone: let the setter go on
         setter_done.acquire(); // and run nothing here until it has returned
         return m;
     });
-    mini::test::sync_hook = nullptr;
+    mini::instrument::sync_hook = nullptr;
     CHECK(migrated);
 }

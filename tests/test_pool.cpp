@@ -1,11 +1,12 @@
 // The pool: every job runs exactly once, install, shutdown, and the sleep protocol's re-check.
 #include <mini/join.hpp>
 #include <mini/pool.hpp>
-#include <mini/watchdog.hpp>
+#include <instrument/watchdog.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <semaphore>
 #include <stdexcept>
@@ -62,6 +63,18 @@ TEST_CASE("every job runs exactly once, pushed from inside or injected from outs
     for (auto& t : producers) t.join();
     CHECK(test::count_not_once(a) == 0);
     CHECK(test::count_not_once(b) == 0);
+}
+
+// Each WorkerThread is its own heap object; unaligned, its deque pointer and rng_ could share a
+// cache line with a neighbouring allocation that another worker writes.
+TEST_CASE("a WorkerThread starts a cache line of its own", "[pool]") {
+    CHECK(alignof(mini::WorkerThread) >= mini::cache_line);
+    CHECK(mini::cache_line >= 64);
+    ThreadPool pool(2);
+    pool.install([] {
+        CHECK(reinterpret_cast<std::uintptr_t>(mini::WorkerThread::current()) % mini::cache_line ==
+              0);
+    });
 }
 
 TEST_CASE("install returns the closure's result", "[pool]") {
@@ -124,8 +137,8 @@ TEST_CASE("a pool of 0 threads is refused with a message naming the argument", "
 namespace {
 std::atomic<int> spawns_before_failure{0};
 
-void refuse_third_spawn(mini::test::SyncPoint point) {
-    if (point == mini::test::SyncPoint::before_spawn && spawns_before_failure.fetch_sub(1) == 0)
+void refuse_third_spawn(mini::Probe point) {
+    if (point == mini::Probe::spawn && spawns_before_failure.fetch_sub(1) == 0)
         throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
                                 "test: thread creation refused");
 }
@@ -133,9 +146,9 @@ void refuse_third_spawn(mini::test::SyncPoint point) {
 
 TEST_CASE("a pool whose third thread cannot start stops the two that did and rethrows", "[pool]") {
     spawns_before_failure = 2;
-    mini::test::sync_hook = &refuse_third_spawn;
+    mini::instrument::sync_hook = &refuse_third_spawn;
     CHECK_THROWS_WITH(ThreadPool(4), Catch::Contains("thread creation refused"));
-    mini::test::sync_hook = nullptr;
+    mini::instrument::sync_hook = nullptr;
     CHECK(spawns_before_failure == -1); // two spawns went through, the third threw
 }
 
@@ -150,8 +163,8 @@ namespace {
 std::atomic<bool> window_armed{false};
 std::binary_semaphore worker_in_window{0}, job_published{0};
 
-void hold_in_window(mini::test::SyncPoint point) {
-    if (point != mini::test::SyncPoint::before_sleep) return;
+void hold_in_window(mini::Probe point) {
+    if (point != mini::Probe::idle) return;
     if (!window_armed.exchange(false)) return; // only the first time
     worker_in_window.release();
     job_published.acquire();
@@ -162,7 +175,7 @@ TEST_CASE("the re-check catches a job published between the last search and regi
           "[pool][window]") {
     mini::recorder::name_thread("producer 0"); // for the watchdog's timeline
     window_armed = true;
-    mini::test::sync_hook = &hold_in_window;
+    mini::instrument::sync_hook = &hold_in_window;
     ThreadPool pool(1);
     worker_in_window.acquire(); // the worker found nothing and is about to sleep
 
@@ -170,17 +183,17 @@ TEST_CASE("the re-check catches a job published between the last search and regi
     auto body = [&](bool) { ran = true; };
     mini::StackJob<mini::LockLatch, decltype(body)> job(body);
     pool.inject(job.as_job_ref());
-    const mini::Stats published = pool.stats();
+    const mini::Stats published = mini::stats(pool);
     CHECK(published.sleepers == 0); // so the publisher woke nobody
     job_published.release();
 
     mini::Watchdog dog(
         "waiting for the job published in the sleep window", test::watchdog_time,
-        [&] { return std::uint64_t{ran.load()}; }, [&] { return test::describe(pool.stats()); });
+        [&] { return std::uint64_t{ran.load()}; }, [&] { return test::describe(mini::stats(pool)); });
     job.latch().wait();
-    mini::test::sync_hook = nullptr;
+    mini::instrument::sync_hook = nullptr;
     CHECK(ran);
-    CHECK(pool.stats().rechecks >= 1);
+    CHECK(mini::stats(pool).rechecks >= 1);
 }
 
 // The latch half of the re-check, forced the same way. The pool's destructor sets the terminate
@@ -191,12 +204,12 @@ namespace {
 std::atomic<bool> terminate_armed{false}, worker_is_held{false};
 std::binary_semaphore worker_held{0}, terminate_set{0};
 
-void hold_until_terminate_is_set(mini::test::SyncPoint point) {
-    if (point == mini::test::SyncPoint::before_sleep && terminate_armed.exchange(false)) {
+void hold_until_terminate_is_set(mini::Probe point) {
+    if (point == mini::Probe::idle && terminate_armed.exchange(false)) {
         worker_is_held = true;
         worker_held.release();
         terminate_set.acquire();
-    } else if (point == mini::test::SyncPoint::latch_set_done && worker_is_held.exchange(false)) {
+    } else if (point == mini::Probe::latch_set && worker_is_held.exchange(false)) {
         terminate_set.release(); // the setter is done and woke nobody: let the worker go on
     }
 }
@@ -206,7 +219,7 @@ TEST_CASE("the re-check sees the terminate latch set between the last search and
           "[pool][window]") {
     mini::recorder::name_thread("main");
     terminate_armed = true;
-    mini::test::sync_hook = &hold_until_terminate_is_set;
+    mini::instrument::sync_hook = &hold_until_terminate_is_set;
     auto pool = std::make_unique<ThreadPool>(1);
     worker_held.acquire(); // the worker found nothing and is about to sleep
 
@@ -215,9 +228,9 @@ TEST_CASE("the re-check sees the terminate latch set between the last search and
     mini::Watchdog dog(
         "destroying a pool whose worker was held in the sleep window", test::watchdog_time,
         [&] { return std::uint64_t{destroyed.load()}; },
-        [&] { return test::describe(dying->stats()); });
+        [&] { return test::describe(mini::stats(*dying)); });
     pool.reset(); // sets terminate_ (sleepers == 0: no notify), then joins the worker
     destroyed = true;
-    mini::test::sync_hook = nullptr;
+    mini::instrument::sync_hook = nullptr;
     CHECK(destroyed);
 }

@@ -35,7 +35,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <mini/sync_point.hpp>
+#include <mini/probe.hpp>
 
 namespace mini {
 
@@ -185,7 +185,7 @@ public:
         std::atomic_thread_fence(std::memory_order_seq_cst); // top before bottom (pairs with pop)
         const std::int64_t b = d.bottom.load(std::memory_order_acquire);
         if (t >= b) return {StealStatus::Empty};
-        test::sync_point(test::SyncPoint::steal_before_buffer); // a test may grow the buffer here
+        probe(Probe::steal_before_buffer); // a test may grow the buffer here
         // [deviates] paper: consume.
         detail::Buffer<T>* buf = d.buffer.load(std::memory_order_acquire);
         T value = buf->at(t).load();

@@ -45,8 +45,8 @@ auto call(F& f, Args&&... args) {
 }
 
 [[noreturn]] inline void abort_on_exception(const char* closure, const char* what) noexcept {
-    std::fprintf(stderr, "mini: an exception escaped join's closure %s: %s\n"
-                         "mini: aborting before join's frame unwinds (a thief may still use it)\n",
+    std::fprintf(stderr, "mini: an exception escaped %s: %s\n"
+                         "mini: aborting before the frame unwinds (another thread may still use it)\n",
                  closure, what);
     std::abort();
 }

@@ -48,35 +48,34 @@ inline void wait_idle(const SpinLatch& latch) {
 // ANCHOR: join
 template <class A, class B>
 auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
-    worker.counters.joins.bump();
-    auto body_b = [&b](bool migrated) { return call_or_abort("B", b, FnContext(migrated)); };
+    auto body_b = [&b](bool migrated) {
+        return call_or_abort("join's closure B", b, FnContext(migrated));
+    };
     StackJob<SpinLatch, decltype(body_b)> job_b(std::move(body_b), &worker.pool().sleep());
     const JobRef ref_b = job_b.as_job_ref();
-    if constexpr (sabotage::block_wait) recorder::record(recorder::Kind::push, ref_b.data);
     worker.push(ref_b);                          // an idle worker may steal B from here on
-    auto result_a = call_or_abort("A", a, FnContext(injected)); // run A ourselves
+    auto result_a = call_or_abort("join's closure A", a, FnContext(injected)); // run A ourselves
 
     if constexpr (sabotage::block_wait) {
-        recorder::record(recorder::Kind::block_wait, ref_b.data);
+        probe(Probe::block_wait, ref_b.data);
         detail::wait_idle(job_b.latch()); // [BLOCK_WAIT] block on B, which may sit in our own deque
         return std::pair(std::move(result_a), job_b.into_result());
     }
+    std::uint64_t ran = 0; // jobs run while waiting, for the probe
     while (!job_b.latch().probe()) {
         std::optional<JobRef> job = worker.take_local_job();
         if (!job) { // B was stolen: wait for its latch
             if constexpr (sabotage::no_steal_wait)
                 detail::wait_idle(job_b.latch()); // [NO_STEAL_WAIT] wait, but run nothing else
             else
-                worker.counters.waited_jobs.add(worker.wait_until(job_b.latch()));
+                ran = worker.wait_until(job_b.latch());
             break;
         }
-        if (*job == ref_b) { // nobody took B: run it inline
-            worker.counters.b_inline.bump();
+        if (*job == ref_b) // nobody took B: run it inline
             return std::pair(std::move(result_a), job_b.run_inline(injected));
-        }
         worker.execute(*job); // a job A pushed and left above B
     }
-    worker.counters.b_stolen.bump();
+    probe(Probe::b_stolen, ref_b.data, ran);
     return std::pair(std::move(result_a), job_b.into_result());
 }
 // ANCHOR_END: join

@@ -10,9 +10,9 @@
 #include <condition_variable>
 #include <mutex>
 
+#include <mini/probe.hpp>
 #include <mini/sabotage.hpp>
 #include <mini/sleep.hpp>
-#include <mini/sync_point.hpp>
 
 namespace mini {
 
@@ -28,16 +28,16 @@ public:
     // everything it needs (which pool's sleep state to wake) before the store and touches
     // nothing of *self after it. rayon broke this rule twice (use-after-free fixes in rayon-core
     // 1.7.1 and 1.9.3); the Sleep object outlives the latch because the setter is a worker of the
-    // same pool, and a pool joins its workers before it dies. The two sync points touch only a
-    // global (a test holds the setter there); the TOUCH_AFTER_SET sabotage adds the late read.
+    // same pool, and a pool joins its workers before it dies. The probes pass `self` as a value
+    // and never follow it (a test holds the setter there); TOUCH_AFTER_SET adds the late read.
     // ANCHOR: spinlatch_set
     static void set(SpinLatch* self) noexcept {
         Sleep* sleep = self->sleep_;                       // read before setting ...
         self->set_.store(true, std::memory_order_release); // ... now *self may be gone
-        test::sync_point(test::SyncPoint::after_latch_set);
+        mini::probe(Probe::latch_stored, self); // mini::, not the member probe() above
         if constexpr (sabotage::touch_after_set) sleep = self->sleep_; // [TOUCH_AFTER_SET]
-        sleep->latch_is_set(self);                         // the owner may be asleep: wake it
-        test::sync_point(test::SyncPoint::latch_set_done);
+        const auto sleepers = sleep->latch_is_set();       // the owner may be asleep: wake it
+        mini::probe(Probe::latch_set, self, sleepers);
     }
     // ANCHOR_END: spinlatch_set
 

@@ -2,17 +2,9 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <string>
 #include <thread>
 
 namespace mini {
-
-Stats Stats::operator-(const Stats& b) const {
-    return {executed - b.executed, steals - b.steals,     joins - b.joins,
-            b_inline - b.b_inline, b_stolen - b.b_stolen, waited_jobs - b.waited_jobs,
-            sleeps - b.sleeps,     wakeups - b.wakeups,   rechecks - b.rechecks,
-            sleepers,              queued};
-}
 
 WorkerThread::WorkerThread(ThreadPool& pool, std::size_t index)
     : pool_(pool), index_(index), rng_(0x9E3779B97F4A7C15ull * (index + 1)) {}
@@ -37,7 +29,7 @@ std::optional<JobRef> WorkerThread::find_work() {
     if (auto job = deque_.pop()) return job;                     // 1. own deque, newest first
     if (auto job = steal()) return job;                          // 2. other workers, oldest first
     if (auto s = pool_.injector_.steal(); s.success()) { // 3. jobs from outside
-        recorder::record(recorder::Kind::steal, s.value.data, recorder::from_injector);
+        probe(Probe::steal, s.value.data, from_injector);
         return s.value;
     }
     return std::nullopt;
@@ -59,8 +51,7 @@ std::optional<JobRef> WorkerThread::steal() {
             if (victim == index_) continue;
             Steal<JobRef> s = pool_.stealers_[victim].steal();
             if (s.success()) {
-                counters.steals.bump();
-                recorder::record(recorder::Kind::steal, s.value.data, victim);
+                probe(Probe::steal, s.value.data, victim);
                 return s.value;
             }
             retry |= s.retry();
@@ -87,8 +78,10 @@ std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
         }
         std::this_thread::yield();
         if (++idle_rounds < ThreadPool::rounds_until_sleep) continue;
-        recorder::record(recorder::Kind::idle, &latch, &latch == &pool_.terminate_);
-        pool_.sleep_.sleep([&] { return latch.probe() || !pool_.injector_.is_empty(); });
+        probe(Probe::idle, &latch, &latch == &pool_.terminate_);
+        const bool waited =
+            pool_.sleep_.sleep([&] { return latch.probe() || !pool_.injector_.is_empty(); });
+        probe(Probe::woken, &latch, waited);
         idle_rounds = 0;
     }
     return ran;
@@ -97,7 +90,7 @@ std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
 
 void WorkerThread::main_loop() {
     current_ = this;
-    recorder::name_thread(("worker " + std::to_string(index_)).c_str());
+    probe(Probe::worker_start, nullptr, index_);
     wait_until(pool_.terminate_); // a worker is a thread waiting for the end, working meanwhile
     current_ = nullptr;
 }
@@ -116,7 +109,7 @@ ThreadPool::ThreadPool(std::size_t num_threads) {
     // calls std::terminate.
     try {
         for (auto& w : workers_) {
-            test::sync_point(test::SyncPoint::before_spawn);
+            probe(Probe::spawn);
             threads_.emplace_back([w = w.get()] { w->main_loop(); });
         }
     } catch (...) {
@@ -128,7 +121,6 @@ ThreadPool::ThreadPool(std::size_t num_threads) {
 ThreadPool::~ThreadPool() { terminate_and_join(); }
 
 void ThreadPool::terminate_and_join() noexcept {
-    recorder::record(recorder::Kind::terminate, &terminate_);
     SpinLatch::set(&terminate_); // wakes every sleeper, through the same protocol as any latch
     for (auto& t : threads_) t.join();
 }
@@ -145,28 +137,10 @@ ThreadPool& ThreadPool::global() {
 
 // ANCHOR: inject
 void ThreadPool::inject(JobRef job) {
-    injector_.push(job);       // publish ...
-    sleep_.new_injected_job(job.data); // ... fence, and wake a sleeper if one is registered
+    injector_.push(job);                             // publish ...
+    const auto sleepers = sleep_.new_injected_job(); // ... fence, wake a sleeper if any
+    probe(Probe::inject, job.data, sleepers);
 }
 // ANCHOR_END: inject
-
-Stats ThreadPool::stats() const {
-    Stats s;
-    for (const auto& w : workers_) {
-        const auto& c = w->counters;
-        s.executed += c.executed.get();
-        s.steals += c.steals.get();
-        s.joins += c.joins.get();
-        s.b_inline += c.b_inline.get();
-        s.b_stolen += c.b_stolen.get();
-        s.waited_jobs += c.waited_jobs.get();
-    }
-    s.sleeps = sleep_.sleeps();
-    s.wakeups = sleep_.wakeups();
-    s.rechecks = sleep_.rechecks_found_work();
-    s.sleepers = sleep_.sleepers();
-    s.queued = injector_.len();
-    return s;
-}
 
 } // namespace mini

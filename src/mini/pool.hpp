@@ -18,11 +18,10 @@
 #include <type_traits>
 #include <vector>
 
-#include <mini/counter.hpp>
 #include <mini/deque.hpp>
 #include <mini/job.hpp>
 #include <mini/latch.hpp>
-#include <mini/recorder.hpp>
+#include <mini/probe.hpp>
 #include <mini/sleep.hpp>
 
 namespace mini {
@@ -36,23 +35,10 @@ class ThreadPool;
 // class's layout), and for generic aarch64 g++ makes it 256.
 inline constexpr std::size_t cache_line = 64;
 
-// What the pool did, summed over its workers; a driver prints the difference of two snapshots.
-struct Stats {
-    std::uint64_t executed = 0;    // jobs run through their JobRef (stolen or injected)
-    std::uint64_t steals = 0;      // successful steals from another worker's deque
-    std::uint64_t joins = 0;       // join_context calls on a worker
-    std::uint64_t b_inline = 0;    // ... whose B was popped back and run inline
-    std::uint64_t b_stolen = 0;    // ... whose B was stolen and run elsewhere
-    std::uint64_t waited_jobs = 0; // jobs a join's owner ran while waiting for a stolen B
-    std::uint64_t sleeps = 0;      // times a worker blocked on the condition variable
-    std::uint64_t wakeups = 0;     // notify calls, each of which counted out one sleeper (or all)
-    std::uint64_t rechecks = 0;    // re-checks that found work (each a wake-up otherwise lost)
-    std::uint64_t sleepers = 0;    // now
-    std::uint64_t queued = 0;      // now: jobs in the injector
-    Stats operator-(const Stats& before) const;
-};
-
-class WorkerThread {
+// alignas(cache_line): each WorkerThread is a heap object of its own; aligned, its hot fields
+// (the deque's inner pointer, rng_) share no line with a neighbouring allocation, which could be
+// another worker's, written on every one of its steals.
+class alignas(cache_line) WorkerThread {
 public:
     WorkerThread(ThreadPool& pool, std::size_t index);
 
@@ -69,15 +55,10 @@ public:
     // Runs other jobs until `latch` is set, sleeping when there are none; returns how many it ran.
     std::uint64_t wait_until(const SpinLatch& latch);
     void execute(JobRef job) noexcept {
-        counters.executed.bump();
-        recorder::record(recorder::Kind::job_begin, job.data);
+        probe(Probe::job_begin, job.data);
         job.execute();
-        recorder::record(recorder::Kind::job_end, job.data); // the address only: *data may be gone
+        probe(Probe::job_end, job.data); // the address only: *data may be gone
     }
-
-    struct {
-        Counter executed, steals, joins, b_inline, b_stolen, waited_jobs;
-    } counters;
 
 private:
     friend class ThreadPool;
@@ -108,8 +89,9 @@ public:
     static ThreadPool& global();
 
     std::size_t num_threads() const noexcept { return workers_.size(); }
-    Stats stats() const;
     Sleep& sleep() noexcept { return sleep_; }
+    const Sleep& sleep() const noexcept { return sleep_; }
+    std::size_t queued() const { return injector_.len(); } // jobs in the injector, now
 
     // Runs op(worker, injected) on a worker of this pool: inline (injected = false) if the calling
     // thread is one, else injected and awaited on a LockLatch (injected = true).
@@ -121,10 +103,11 @@ public:
     }
 
     // Runs f() on a worker of this pool and returns its result; from a worker of this pool, inline.
-    // A void f gives Unit.
+    // A void f gives Unit. An exception that escapes f aborts, from inside the pool and from
+    // outside alike (propagating it is left out, as for join's closures: job.hpp).
     template <class F>
     auto install(F&& f) {
-        return in_worker([&f](WorkerThread&, bool) { return call(f); });
+        return in_worker([&f](WorkerThread&, bool) { return call_or_abort("install's closure", f); });
     }
 
     // From outside the pool: publish a job in the injector, then wake a sleeper if there is one.
@@ -139,10 +122,8 @@ private:
     auto in_worker_cold(Op& op) {
         auto body = [&op](bool injected) { return call(op, *WorkerThread::current(), injected); };
         StackJob<LockLatch, decltype(body)> job(std::move(body));
-        recorder::record(recorder::Kind::install_begin);
         inject(job.as_job_ref());
         job.latch().wait(); // no work to do here: block until a worker ran it
-        recorder::record(recorder::Kind::install_end);
         return job.into_result();
     }
     // ANCHOR_END: in_worker_cold

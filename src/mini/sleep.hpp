@@ -23,37 +23,28 @@
 #include <cstdint>
 #include <mutex>
 
-#include <mini/counter.hpp>
-#include <mini/recorder.hpp>
+#include <mini/probe.hpp>
 #include <mini/sabotage.hpp>
-#include <mini/sync_point.hpp>
 
 namespace mini {
 
 class Sleep {
 public:
     // Worker side. `has_work` is the re-check: it must look at everything a publisher fences for
-    // (the injector, the latch the worker waits on). Returns after a wake-up or a successful
-    // re-check; the caller then searches again.
+    // (the injector, the latch the worker waits on). Returns after a wake-up (true) or a
+    // successful re-check (false); the caller then searches again.
     // ANCHOR: sleep
     template <class HasWork>
-    void sleep(HasWork&& has_work) {
-        test::sync_point(test::SyncPoint::before_sleep);
+    bool sleep(HasWork&& has_work) {
         std::unique_lock lock(mutex_);                       // 1. lock
         sleepers_.fetch_add(1, std::memory_order_relaxed);   // 2. register as sleeping
-        recorder::record(recorder::Kind::registered);
         std::atomic_thread_fence(std::memory_order_seq_cst); // 3. fence: pairs with the publisher's
         if constexpr (!sabotage::no_recheck) {               // [NO_RECHECK] skips step 4
             if (has_work()) {                                // 4. re-check for work
-                recorder::record(recorder::Kind::recheck, nullptr, 1);
                 sleepers_.fetch_sub(1, std::memory_order_relaxed); // no waker saw it: mutex held
-                rechecks_found_work_.bump(); // a wake-up that would have been lost
-                return;
+                return false;
             }
-            recorder::record(recorder::Kind::recheck, nullptr, 0);
         }
-        sleeps_.bump();
-        recorder::record(recorder::Kind::waiting);
         const std::uint64_t generation = generation_;
         cv_.wait(lock);                                      // 5. wait (unlocks while blocked)
         if (generation_ == generation) { // not counted out by a notify_all (see wake) ...
@@ -62,18 +53,19 @@ public:
             else
                 sleepers_.fetch_sub(1, std::memory_order_relaxed); // ... nor that: spurious
         }
-        recorder::record(recorder::Kind::woken);
+        return true;
     }
     // ANCHOR_END: sleep
 
-    // Publisher side, after pushing `job` into the injector from outside the pool. notify_one:
+    // Publisher side, after pushing a job into the injector from outside the pool. notify_one:
     // any worker can take an injected job, so waking one is enough; waking all would be a stampede.
+    // Returns the sleepers it read (the recorder's "read 0 sleepers" comes from here).
     // ANCHOR: new_injected_job
-    void new_injected_job(const void* job) {
+    std::uint64_t new_injected_job() {
         std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
         const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
-        recorder::record(recorder::Kind::inject, job, sleepers);
         if (sleepers > 0) wake(false);
+        return sleepers;
     }
     // ANCHOR_END: new_injected_job
 
@@ -88,20 +80,17 @@ public:
     // After a latch was set. notify_all: with one condition variable we cannot wake the one thread
     // that waits on this latch, and a notify_one could wake another sleeper, which would find
     // nothing and sleep again while the owner stays asleep. The cost: every sleeper wakes up.
-    // `latch` only names the latch for the recorder: it may already be gone.
+    // Returns the sleepers it read.
     // ANCHOR: latch_is_set
-    void latch_is_set(const void* latch) {
+    std::uint64_t latch_is_set() {
         std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
         const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
-        recorder::record(recorder::Kind::latch_set, latch, sleepers);
         if (sleepers > 0) wake(true);
+        return sleepers;
     }
     // ANCHOR_END: latch_is_set
 
     std::uint64_t sleepers() const { return sleepers_.load(std::memory_order_relaxed); }
-    std::uint64_t sleeps() const { return sleeps_.get(); }
-    std::uint64_t wakeups() const { return wakeups_.get(); }
-    std::uint64_t rechecks_found_work() const { return rechecks_found_work_.get(); }
 
 private:
     // The waker, not the woken thread, counts the sleeper out (as rayon does: sleep/mod.rs,
@@ -117,7 +106,6 @@ private:
         std::lock_guard lock(mutex_); // a registered sleeper holds it until it is inside wait()
         const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
         if (sleepers == 0) return; // another waker counted the last one out first
-        wakeups_.bump();
         if (all) {
             sleepers_.store(0, std::memory_order_relaxed);
             ++generation_, tokens_ = 0; // wakes every waiter, including those holding a token
@@ -127,7 +115,7 @@ private:
             ++tokens_;
             cv_.notify_one();
         }
-        test::sync_point(test::SyncPoint::after_notify); // the woken thread needs the mutex
+        probe(Probe::notified, this, all); // before the unlock: the woken thread needs the mutex
     }
     // ANCHOR_END: wake
 
@@ -135,7 +123,6 @@ private:
     std::condition_variable cv_;
     std::atomic<std::uint64_t> sleepers_{0}; // written only while holding mutex_
     std::uint64_t tokens_ = 0, generation_ = 0; // mutex_'s too
-    Counter sleeps_, wakeups_, rechecks_found_work_; // written only while holding mutex_
 };
 
 } // namespace mini

@@ -1,6 +1,6 @@
-#include <mini/watchdog.hpp>
+#include <instrument/watchdog.hpp>
 
-#include <mini/replay.hpp>
+#include <instrument/replay.hpp>
 
 #include <algorithm>
 #include <cstdio>

@@ -9,16 +9,9 @@
 #include <string>
 #include <vector>
 
-#include <mini/recorder.hpp>
+#include <instrument/recorder.hpp>
 
 namespace mini::recorder {
-
-struct Event {
-    std::uint64_t time; // steady clock, ns
-    Kind kind;
-    std::uint64_t arg;
-    std::uintptr_t object;
-};
 
 struct Thread {
     std::uint64_t id; // registration order, from 1

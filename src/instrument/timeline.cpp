@@ -1,12 +1,13 @@
 // The watchdog's replay: the last events of every live thread in time order, and the diagnosis of
 // the two hangs this workbook builds on purpose.
 //
-// A lost wake-up (NO_RECHECK) leaves this trail: a worker finds no work and goes to sleep; a
-// publisher (inject, or a latch set) reads 0 sleepers and notifies nobody; the worker registers
-// after that read and waits without a re-check in between. A join blocked on its own B
-// (BLOCK_WAIT) leaves a worker whose last event is the block on B's latch, B pushed by itself and
-// stolen by nobody since.
-#include <mini/replay.hpp>
+// A lost wake-up (NO_RECHECK) leaves this trail: a worker finds no work and goes to sleep, and
+// never comes back from Sleep::sleep; a publisher (inject of a job nobody took, or the set of the
+// latch that worker sleeps for) read 0 sleepers and notified nobody. Read 0, so the worker
+// registered after that read (the fences order the two); a re-check then would have seen the
+// work and backed out. A join blocked on its own B (BLOCK_WAIT) leaves a worker whose last event
+// is the block on B's latch, B stolen by nobody.
+#include <instrument/replay.hpp>
 
 #include <algorithm>
 #include <cstdarg>
@@ -38,12 +39,6 @@ struct Names {
 double micros(std::uint64_t ns) { return double(ns) / 1000.0; }
 unsigned long long ull(std::uint64_t v) { return v; }
 
-// The latch set is the terminate latch when the setter's previous event says so.
-bool sets_terminate(const Thread& t, std::size_t i) {
-    return i > 0 && t.events[i - 1].kind == Kind::terminate &&
-           t.events[i - 1].object == t.events[i].object;
-}
-
 std::string describe(const Thread& t, std::size_t i, Names& names) {
     const Event& e = t.events[i];
     const char* notified = e.arg > 0 ? "" : ", notifies nobody";
@@ -51,31 +46,26 @@ std::string describe(const Thread& t, std::size_t i, Names& names) {
     case Kind::idle:
         return e.arg ? "finds no work, goes to sleep"
                      : "finds no work while its join waits for a stolen B, goes to sleep";
-    case Kind::registered: return "locks, registers as a sleeper";
-    case Kind::recheck: return e.arg ? "re-checks: work found, backs out" : "re-checks: nothing";
-    case Kind::waiting: return "waits on the condition variable";
-    case Kind::woken: return "woken";
+    case Kind::woken: return e.arg ? "woken" : "re-checks: work found, backs out";
     case Kind::inject:
-        return format("injects %s, reads %llu sleeper%s%s", names.job(e).c_str(), ull(e.arg),
+        return format("injects %s, read %llu sleeper%s%s", names.job(e).c_str(), ull(e.arg),
                       e.arg == 1 ? "" : "s", notified);
     case Kind::latch_set:
-        return format("sets %s, reads %llu sleeper%s%s",
-                      sets_terminate(t, i) ? "the terminate latch" : "a latch", ull(e.arg),
-                      e.arg == 1 ? "" : "s", notified);
+        return format("sets a latch, read %llu sleeper%s%s", ull(e.arg), e.arg == 1 ? "" : "s",
+                      notified);
     case Kind::steal:
         if (e.arg == from_injector)
             return format("takes %s from the injector", names.job(e).c_str());
         return format("steals %s from worker %llu", names.job(e).c_str(), ull(e.arg));
     case Kind::job_begin: return format("runs %s", names.job(e).c_str());
     case Kind::job_end: return format("%s returns", names.job(e).c_str());
-    case Kind::install_begin: return "install: injects its job and blocks";
-    case Kind::install_end: return "install returns";
-    case Kind::terminate: return "~ThreadPool: terminate";
-    case Kind::push: return format("pushes %s (join's B)", names.job(e).c_str());
+    case Kind::b_stolen:
+        return format("gets its stolen B back (%s), ran %llu jobs meanwhile", names.job(e).c_str(),
+                      ull(e.arg));
     case Kind::block_wait:
         return format("blocks on the latch of %s (BLOCK_WAIT)", names.job(e).c_str());
+    default: return "?"; // not recorded (instrument.cpp)
     }
-    return "?";
 }
 
 // The jobs somebody took (stole, or took from the injector) or ran.
@@ -91,24 +81,17 @@ std::string lost_wakeup(const std::vector<Entry>& all, const Jobs& jobs, Names& 
     const std::set<std::uint64_t> took = taken(all, jobs);
     for (const Entry& w : all) {
         const Thread& t = *w.thread;
-        if (!t.live || w.index + 1 != t.events.size() || w.event->kind != Kind::waiting) continue;
-        if (w.index == 0 || t.events[w.index - 1].kind != Kind::registered) continue; // re-checked
-        const Event& reg = t.events[w.index - 1];
-        const Event* idle = nullptr;
-        for (std::size_t i = w.index; i-- > 0;)
-            if (t.events[i].kind == Kind::idle) {
-                idle = &t.events[i];
-                break;
-            }
-        // The publication this sleeper missed: the latest before it registered that read no
-        // sleeper, of a job nobody took, or of the latch it sleeps for.
-        const Entry* missed = nullptr;
+        if (!t.live || w.index + 1 != t.events.size() || w.event->kind != Kind::idle) continue;
+        const Event& idle = *w.event;
+        // Its search before going to sleep saw neither: the publication came after the event
+        // before (the latch's address may be an earlier join's, set long ago).
+        const std::uint64_t since = w.index > 0 ? t.events[w.index - 1].time : 0;
+        const Entry* missed = nullptr; // the latest publication it missed
         for (const Entry& p : all) {
-            if (p.event->time >= reg.time) break;
             const Event& e = *p.event;
-            if (e.arg != 0) continue;
+            if (e.arg != 0 || e.time < since) continue;
             if ((e.kind == Kind::inject && took.count(jobs.uid(e)) == 0) ||
-                (e.kind == Kind::latch_set && idle != nullptr && e.object == idle->object))
+                (e.kind == Kind::latch_set && e.object == idle.object))
                 missed = &p;
         }
         if (missed == nullptr) continue;
@@ -116,13 +99,10 @@ std::string lost_wakeup(const std::vector<Entry>& all, const Jobs& jobs, Names& 
         const std::string what =
             e.kind == Kind::inject
                 ? format("%s was injected", names.job(e).c_str())
-                : format("%s was set", sets_terminate(*missed->thread, missed->index)
-                                           ? "the terminate latch"
-                                           : "the latch it waits for");
+                : format("%s was set", idle.arg ? "the terminate latch" : "the latch it waits for");
         return format("lost wake-up: %s by %s, which read 0 sleepers and notified nobody; %s "
-                      "registered %.0f µs later and waited without re-checking",
-                      what.c_str(), missed->thread->name.c_str(), t.name.c_str(),
-                      micros(reg.time - e.time));
+                      "registered after that read and waited without re-checking",
+                      what.c_str(), missed->thread->name.c_str(), t.name.c_str());
     }
     return "";
 }
@@ -133,17 +113,13 @@ std::string blocked_on_own_b(const std::vector<Entry>& all, const Jobs& jobs, Na
         if (!t.live || w.index + 1 != t.events.size() || w.event->kind != Kind::block_wait)
             continue;
         const std::uint64_t b = jobs.uid(*w.event);
-        const Event* push = nullptr;
-        for (const Event& e : t.events)
-            if (e.kind == Kind::push && jobs.uid(e) == b) push = &e;
         const bool stolen = std::any_of(all.begin(), all.end(), [&](const Entry& x) {
             return x.event->kind == Kind::steal && jobs.uid(*x.event) == b;
         });
-        if (push == nullptr || stolen) continue;
+        if (stolen) continue;
         return format("%s waits on the latch of a job that sits in its own deque: %s, which it "
-                      "pushed %.0f µs before and nobody stole",
-                      t.name.c_str(), names.job(*w.event).c_str(),
-                      micros(w.event->time - push->time));
+                      "pushed and nobody stole",
+                      t.name.c_str(), names.job(*w.event).c_str());
     }
     return "";
 }
@@ -171,14 +147,13 @@ void print_timeline(std::FILE* out, std::size_t per_thread) {
     for (const Entry& x : all) jobs.see(*x.event);
 
     // Each live thread's last events, from the last 100 ms (a thread that did nothing since is
-    // not part of the story); install's first event is left out, the inject right after says it.
+    // not part of the story).
     constexpr std::uint64_t horizon = 100'000'000;
     std::vector<Entry> shown;
     std::size_t width = 6;
     for (const Entry& x : all)
         if (x.thread->live && x.index + per_thread >= x.thread->events.size() &&
-            x.event->time + horizon >= all.back().event->time &&
-            x.event->kind != Kind::install_begin) {
+            x.event->time + horizon >= all.back().event->time) {
             shown.push_back(x);
             width = std::max(width, x.thread->name.size());
         }

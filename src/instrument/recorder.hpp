@@ -11,9 +11,10 @@
 // running thread is overwriting; the slot's sequence number rejects most such events, and the
 // watchdog reads threads that have not moved for seconds.
 //
-// Events come from the cold paths only: injecting, sleeping, stealing, setting a latch, install
-// and terminate; never join's fast path (push, pop of B, run inline). RECORDER=OFF (CMake)
-// compiles every record() out: the "without" of the measurements that show it costs nothing.
+// Events come from the mechanism's probes (mini/probe.hpp), through the handler instrument.cpp
+// installs: the cold paths only (injecting, sleeping, stealing, setting a latch), never join's
+// fast path. RECORDER=OFF (CMake) compiles every probe out: the "without" of the measurements
+// that show it costs nothing.
 #pragma once
 
 #include <atomic>
@@ -21,44 +22,57 @@
 #include <cstddef>
 #include <cstdint>
 
-#ifndef MINI_RECORDER
-#error "mini/recorder.hpp: build through the mini library target, which defines MINI_RECORDER"
-#endif
+#include <mini/probe.hpp>
 
 namespace mini::recorder {
 
-inline constexpr bool enabled = MINI_RECORDER;
+inline constexpr bool enabled = probes_enabled;
 inline constexpr std::size_t capacity = 1024; // events kept per thread
 
-// What happened. `object` and `arg` of each kind are in the comment.
-enum class Kind : std::uint8_t {
-    idle,          // wait_until found no work and goes to sleep; object: its latch, arg: 1 if that
-                   // is the pool's terminate latch (a worker's main loop), 0 for a join's stolen B
-    registered,    // Sleep::sleep holds the lock and has counted itself
-    recheck,       // ... looked for work again; arg: 1 if it found some (then it backs out)
-    waiting,       // ... blocks on the condition variable
-    woken,         // ... came back from the wait
-    inject,        // a job published in the injector; object: the job, arg: sleepers read (> 0:
-                   // notified one)
-    latch_set,     // a SpinLatch set; object: the latch, arg: sleepers read (> 0: notified all)
-    steal,         // a job taken; object: the job, arg: the victim worker, or from_injector
-    job_begin,     // a worker runs a job through its JobRef; object: the job
-    job_end,       // ... and it returned; object: the job (only its address: it may be gone)
-    install_begin, // an outside thread's install() injects its job ...
-    install_end,   // ... and the job is done
-    terminate,     // ~ThreadPool sets the terminate latch; object: the latch
-    push,          // [BLOCK_WAIT build only] join pushed B; object: B's job
-    block_wait,    // [BLOCK_WAIT build only] join blocks on B's latch; object: B's job
-};
-inline constexpr std::uint64_t from_injector = ~std::uint64_t{0} >> 8;
+using Kind = Probe; // what happened: probe.hpp says what `object` and `arg` mean for each kind
+using mini::from_injector;
 
-// One event, as four words the owner stores one by one; `seq` (the event's index + 1, 0 while
-// the slot was never written) goes last.
+// One event, as read back.
+struct Event {
+    std::uint64_t time; // steady clock, ns
+    Kind kind;
+    std::uint64_t arg;
+    std::uintptr_t object;
+};
+
+// One event, as four words the owner stores one by one, a sequence lock without fences: `seq`
+// is 0 while the owner writes the other three, then the event's index + 1. A reader reads seq,
+// the fields, seq again, and keeps the event only if both reads give the index it expects; a
+// slot being overwritten then fails one of them. The signal fences only stop the compiler from
+// moving the loads and stores across each other (no instruction: see the top of this file, a
+// fence here could hide a missing one). That is exact where the hardware keeps stores in order
+// and loads in order (x86-64); on weaker hardware a reader may still, rarely, keep a torn event.
 struct Slot {
     std::atomic<std::uint64_t> time{0};   // steady clock, ns
     std::atomic<std::uint64_t> what{0};   // kind | arg << 8
     std::atomic<std::uint64_t> object{0}; // an address, only compared, never followed
     std::atomic<std::uint64_t> seq{0};
+
+    void write(std::uint64_t n, std::uint64_t t, Kind kind, const void* o, std::uint64_t arg) {
+        seq.store(0, std::memory_order_relaxed);
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        time.store(t, std::memory_order_relaxed);
+        what.store(static_cast<std::uint64_t>(kind) | arg << 8, std::memory_order_relaxed);
+        object.store(reinterpret_cast<std::uintptr_t>(o), std::memory_order_relaxed);
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        seq.store(n + 1, std::memory_order_relaxed);
+    }
+
+    // Event `n` of its track, if this slot still holds it, whole.
+    bool read(std::uint64_t n, Event& e) const {
+        if (seq.load(std::memory_order_relaxed) != n + 1) return false;
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        const std::uint64_t w = what.load(std::memory_order_relaxed);
+        e = {time.load(std::memory_order_relaxed), static_cast<Kind>(w & 0xff), w >> 8,
+             object.load(std::memory_order_relaxed)};
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        return seq.load(std::memory_order_relaxed) == n + 1;
+    }
 };
 
 // A thread's ring. `count` and the slots are written by the owner only; name and bookkeeping
@@ -69,13 +83,10 @@ struct alignas(64) Track {
 
     void append(Kind kind, const void* object, std::uint64_t arg) noexcept {
         const std::uint64_t n = count.load(std::memory_order_relaxed); // only we write it
-        Slot& s = ring[n % capacity];
         const auto now = std::chrono::steady_clock::now().time_since_epoch();
-        s.time.store(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count(),
-                     std::memory_order_relaxed);
-        s.what.store(static_cast<std::uint64_t>(kind) | arg << 8, std::memory_order_relaxed);
-        s.object.store(reinterpret_cast<std::uintptr_t>(object), std::memory_order_relaxed);
-        s.seq.store(n + 1, std::memory_order_relaxed);
+        ring[n % capacity].write(
+            n, std::chrono::duration_cast<std::chrono::nanoseconds>(now).count(), kind, object,
+            arg);
         count.store(n + 1, std::memory_order_relaxed);
     }
 };

@@ -1,12 +1,12 @@
 // The recorder's events as a Chrome trace (the Trace Event Format: a JSON object whose
 // "traceEvents" Perfetto's UI and chrome://tracing both open). One track per thread (a tid, named
-// by a thread_name metadata event); a slice ("B" ... "E") for each job a worker runs and each
-// install an outside thread waits for; an instant event ("i") for everything else.
+// by a thread_name metadata event); a slice ("B" ... "E") for each job a worker runs; an instant
+// event ("i") for everything else.
 //
 // A ring keeps only a thread's last events, so a slice may have lost its beginning (its end is
 // dropped) or not have ended yet (it is closed at the thread's last event): every track is
 // balanced.
-#include <mini/replay.hpp>
+#include <instrument/replay.hpp>
 
 #include <vector>
 
@@ -46,17 +46,13 @@ std::string instant(const Event& e, const std::string& job, std::string& args) {
     const std::string sleepers = "\"sleepers read\":" + num(e.arg);
     switch (e.kind) {
     case Kind::idle: return "no work: going to sleep";
-    case Kind::registered: return "registered as a sleeper";
-    case Kind::recheck: return e.arg ? "re-check: work found" : "re-check: nothing";
-    case Kind::waiting: return "sleep";
-    case Kind::woken: return "woken";
+    case Kind::woken: return e.arg ? "woken" : "re-check: work found";
     case Kind::inject: args = sleepers; return "inject " + job + (e.arg ? ": notify one" : "");
     case Kind::latch_set: args = sleepers; return e.arg ? "latch set: notify all" : "latch set";
     case Kind::steal:
         if (e.arg == from_injector) return "take " + job + " from the injector";
         return "steal " + job + " from worker " + num(e.arg);
-    case Kind::terminate: return "terminate";
-    case Kind::push: return "push " + job;
+    case Kind::b_stolen: return "stolen " + job + " is back";
     case Kind::block_wait: return "block on the latch of " + job;
     default: return "";
     }
@@ -79,13 +75,12 @@ void write_chrome_trace(std::FILE* out) {
         for (const Event& e : t.events) {
             const std::string job = "job " + num(jobs.uid(e));
             std::string args;
-            if (e.kind == Kind::job_begin || e.kind == Kind::install_begin) {
-                open.push_back(e.kind == Kind::job_begin ? job : "install");
+            if (e.kind == Kind::job_begin) {
+                open.push_back(job);
                 w.event("B", open.back(), t.id, e.time);
-            } else if (e.kind == Kind::job_end || e.kind == Kind::install_end) {
-                const std::string name = e.kind == Kind::job_end ? job : "install";
-                if (open.empty() || open.back() != name) continue; // its beginning was overwritten
-                w.event("E", name, t.id, e.time);
+            } else if (e.kind == Kind::job_end) {
+                if (open.empty() || open.back() != job) continue; // its beginning was overwritten
+                w.event("E", job, t.id, e.time);
                 open.pop_back();
             } else {
                 const std::string name = instant(e, job, args);

@@ -1,7 +1,7 @@
 // The recorder's registry: which track belongs to which thread, and reading the tracks back.
 // Everything here is off the recording path: a thread takes the mutex once to register and once
 // when it exits; readers take it to copy the tracks.
-#include <mini/replay.hpp>
+#include <instrument/replay.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -89,13 +89,8 @@ std::vector<Thread> snapshot() {
         const std::uint64_t count = t.count.load(std::memory_order_relaxed);
         if (m.id == 0) continue; // a thread that recorded nothing still gets its (empty) track
         Thread th{m.id, m.name, m.live, {}};
-        for (std::uint64_t n = count > capacity ? count - capacity : 0; n < count; ++n) {
-            const Slot& s = t.ring[n % capacity];
-            const std::uint64_t what = s.what.load(std::memory_order_relaxed);
-            Event e{s.time.load(std::memory_order_relaxed), static_cast<Kind>(what & 0xff),
-                    what >> 8, s.object.load(std::memory_order_relaxed)};
-            if (s.seq.load(std::memory_order_relaxed) == n + 1) th.events.push_back(e);
-        }
+        for (std::uint64_t n = count > capacity ? count - capacity : 0; n < count; ++n)
+            if (Event e; t.ring[n % capacity].read(n, e)) th.events.push_back(e);
         out.push_back(std::move(th));
     }
     std::sort(out.begin(), out.end(), [](const Thread& a, const Thread& b) { return a.id < b.id; });
@@ -118,9 +113,8 @@ std::uint64_t Jobs::see(const Event& e) {
     auto it = by_address_.find(e.object);
     const bool pending = it != by_address_.end() && !it->second.ended;
     switch (e.kind) {
-    case Kind::inject:
-    case Kind::push: fresh(); break;
-    case Kind::steal: // a stolen B was never pushed on record: a new job, unless its push was
+    case Kind::inject: fresh(); break;
+    case Kind::steal: // a stolen B was never pushed on record: a new job, unless it was injected
         if (pending && !it->second.begun) uid = it->second.uid;
         else fresh();
         break;
@@ -132,6 +126,10 @@ std::uint64_t Jobs::see(const Event& e) {
         it = by_address_.find(e.object);
         it->second.begun |= e.kind == Kind::job_begin;
         it->second.ended |= e.kind == Kind::job_end;
+        break;
+    case Kind::b_stolen: // the owner's B is back: the job its thief ran, which has ended
+        if (it != by_address_.end()) uid = it->second.uid;
+        else fresh();
         break;
     default: break;
     }
