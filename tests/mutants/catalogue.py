@@ -1,17 +1,48 @@
-"""The mutant catalogue (catalogue.ini): its rows, and how one row is applied to a source file.
+"""The catalogue of broken variants (catalogue.ini): its rows, and how one row is applied to a file.
 
-Read by mutants.py, the runner; the format is described at the top of catalogue.ini.
+One table drives everything that breaks the workbook on purpose: the mutant runner (mutants.py)
+applies the mutant rows, tests/model/CMakeLists.txt registers one ctest per model variant
+(`python3 catalogue.py cmake-models FILE`, at configure time), and the tour (tour.py) runs the
+observations of the switch rows and of the tour.* rows. The format is described at the top of
+catalogue.ini.
 """
 import configparser
-from dataclasses import dataclass
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
 
-FIELDS = {"file", "anchor", "replace", "breaks", "expect", "model", "why"}
+MUTANT_FIELDS = {"file", "anchor", "replace", "breaks", "expect"}
+OPTIONAL_FIELDS = {"model", "trail", "why", "preset", "build", "tour"}
 # The checks a row may expect to kill it: mutants.py's checks, cheapest first.
 CHECKS = ["model", "unit", "drivers", "tsan", "asan"]
 
 
 class CatalogueError(Exception):
     """The catalogue is malformed, or a mutant does not apply to its file."""
+
+
+@dataclass(frozen=True)
+class Model:
+    """A variant of a SPIN model and what pan must find: "ok" (no error) or "error"."""
+    file: str
+    variant: str  # a macro of the model, or "none" for the model as built
+    result: str
+    trail: str = ""  # with "error": text the replayed trail must contain (else: a deadlock)
+
+    @property
+    def test_name(self):
+        return f"model.{Path(self.file).stem}.{self.variant.lower().replace('none', 'as_built')}"
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One line of a row's `tour`: run `command` in `preset`'s build, judge it by `judge`."""
+    row: str
+    preset: str
+    command: tuple  # a driver and its arguments, or ("ctest", args...)
+    judge: str
+    args: tuple
 
 
 @dataclass
@@ -22,12 +53,73 @@ class Mutant:
     replace: list  # lines, indented like the anchor when applied
     breaks: str
     expect: str
-    model: tuple = None  # (model file, variant)
+    model: Model = None
     why: str = ""
 
 
-def parse_catalogue(text):
-    """The mutants of an INI text, in order. Raises CatalogueError on a malformed entry."""
+@dataclass
+class Catalogue:
+    mutants: list = field(default_factory=list)
+    models: list = field(default_factory=list)  # every variant once, as-built ones first
+    tour: list = field(default_factory=list)  # Observations, in catalogue order
+    builds: dict = field(default_factory=dict)  # preset -> extra targets the tour builds
+
+
+def _model(name, s):
+    words = s["model"].split()
+    if len(words) != 3 or words[2] not in ("ok", "error"):
+        raise CatalogueError(f"catalogue: [{name}]: model = 'file.pml VARIANT ok|error'")
+    if s.get("trail") and words[2] != "error":
+        raise CatalogueError(f"catalogue: [{name}]: a trail needs 'error'")
+    return Model(words[0], words[1], words[2], s.get("trail", ""))
+
+
+def _observations(name, s):
+    """The row's tour lines: `[PRESET:] COMMAND... -> JUDGE ARGS...`."""
+    out = []
+    for line in filter(None, (l.strip() for l in s["tour"].splitlines())):
+        command, arrow, judgement = line.partition(" -> ")
+        words, judge = command.split(), judgement.split()
+        if not arrow or not words or not judge:
+            raise CatalogueError(f"catalogue: [{name}]: tour line {line!r}: "
+                                 "'[PRESET:] COMMAND... -> JUDGE ARGS...'")
+        preset = s.get("preset")
+        if words[0].endswith(":"):
+            preset, words = words[0][:-1], words[1:]
+        if not preset:
+            raise CatalogueError(f"catalogue: [{name}]: a tour line needs a preset")
+        out.append(Observation(name, preset, tuple(words), judge[0], tuple(judge[1:])))
+    return out
+
+
+def _mutant(name, s):
+    missing = MUTANT_FIELDS - set(s)
+    if missing:
+        raise CatalogueError(f"catalogue: [{name}]: missing fields {sorted(missing)}")
+    expect = s["expect"]
+    if expect not in CHECKS + ["survives"]:
+        raise CatalogueError(f"catalogue: [{name}]: expect = {expect!r}, not one of "
+                             f"{', '.join(CHECKS)}, survives")
+    if expect == "survives" and not s.get("why"):
+        raise CatalogueError(f"catalogue: [{name}]: a survivor needs a 'why'")
+    model = _model(name, s) if s.get("model") else None
+    # The model check runs first, so a variant that fails kills the mutant there.
+    if (expect == "model") != (model is not None and model.result == "error"):
+        raise CatalogueError(f"catalogue: [{name}]: expect = model if and only if its model "
+                             "variant is 'error'")
+    anchor = [line.strip() for line in s["anchor"].splitlines()]
+    if not anchor or not anchor[0]:
+        raise CatalogueError(f"catalogue: [{name}]: empty anchor")
+    replace = [line.strip() for line in s["replace"].splitlines()]
+    return Mutant(name, s["file"], anchor, replace, s["breaks"], expect, model, s.get("why", ""))
+
+
+def parse(text):
+    """The whole catalogue of an INI text. Raises CatalogueError on a malformed entry.
+
+    Three kinds of row: a mutant (a line of src/ and what kills it, maybe a model variant and
+    tour lines); `model.*`, a model variant that stands for more than one line; `tour.*`, tour
+    lines of a build that breaks nothing (release)."""
     parser = configparser.ConfigParser(interpolation=None, comment_prefixes=("#",),
                                        empty_lines_in_values=False)
     parser.optionxform = str
@@ -35,32 +127,45 @@ def parse_catalogue(text):
         parser.read_string(text)
     except configparser.Error as e:
         raise CatalogueError(f"catalogue: {e}") from e
-    mutants = []
+    cat, variants = Catalogue(), {}
     for name in parser.sections():
         s = parser[name]
-        unknown = set(s) - FIELDS
-        missing = {"file", "anchor", "replace", "breaks", "expect"} - set(s)
-        if unknown or missing:
-            raise CatalogueError(f"catalogue: [{name}]: unknown fields {sorted(unknown)}, "
-                                 f"missing fields {sorted(missing)}")
-        expect = s["expect"]
-        if expect not in CHECKS + ["survives"]:
-            raise CatalogueError(f"catalogue: [{name}]: expect = {expect!r}, not one of "
-                                 f"{', '.join(CHECKS)}, survives")
-        if expect == "survives" and not s.get("why"):
-            raise CatalogueError(f"catalogue: [{name}]: a survivor needs a 'why'")
-        model = tuple(s["model"].split()) if s.get("model") else None
-        if model is not None and len(model) != 2:
-            raise CatalogueError(f"catalogue: [{name}]: model = 'file.pml VARIANT'")
-        if expect == "model" and model is None:
-            raise CatalogueError(f"catalogue: [{name}]: expect = model needs a 'model'")
-        anchor = [line.strip() for line in s["anchor"].splitlines()]
-        if not anchor or not anchor[0]:
-            raise CatalogueError(f"catalogue: [{name}]: empty anchor")
-        replace = [line.strip() for line in s["replace"].splitlines()]
-        mutants.append(Mutant(name, s["file"], anchor, replace, s["breaks"], expect, model,
-                              s.get("why", "")))
-    return mutants
+        kind = name.split(".")[0]
+        allowed = {"model": {"model", "trail", "breaks"}, "tour": {"preset", "build", "tour"}}.get(
+            kind, MUTANT_FIELDS | OPTIONAL_FIELDS)
+        if set(s) - allowed:
+            raise CatalogueError(f"catalogue: [{name}]: unknown fields {sorted(set(s) - allowed)}")
+        if kind == "model":
+            if not s.get("model") or not s.get("breaks"):
+                raise CatalogueError(f"catalogue: [{name}]: needs 'model' and 'breaks'")
+            model = _model(name, s)
+        elif kind == "tour":
+            if not s.get("tour"):
+                raise CatalogueError(f"catalogue: [{name}]: needs 'tour'")
+            model = None
+        else:
+            m = _mutant(name, s)
+            cat.mutants.append(m)
+            model = m.model
+        if model:
+            old = variants.setdefault((model.file, model.variant), model)
+            if old != model:
+                raise CatalogueError(f"catalogue: [{name}]: {model.file} {model.variant} is "
+                                     "expected differently by another row")
+        if s.get("tour"):
+            cat.tour += _observations(name, s)
+        if s.get("build"):
+            if not s.get("preset"):
+                raise CatalogueError(f"catalogue: [{name}]: 'build' needs a 'preset'")
+            cat.builds.setdefault(s["preset"], []).extend(s["build"].split())
+    files = sorted({f for f, _ in variants})
+    cat.models = [Model(f, "none", "ok") for f in files] + list(variants.values())
+    return cat
+
+
+def parse_catalogue(text):
+    """The mutant rows of an INI text, in order."""
+    return parse(text).mutants
 
 
 def apply(text, mutant):
@@ -86,3 +191,34 @@ def select(mutants, names):
     if unknown:
         raise CatalogueError(f"unknown mutant(s): {', '.join(unknown)} (see --list)")
     return [m for m in mutants if not names or m.name in names]
+
+
+def cmake_models(models):
+    """The model ctests as CMake calls of _mini_model (tests/model/CMakeLists.txt)."""
+    def quote(s):
+        return '"' + re.sub(r'([\\"$;])', r"\\\1", s) + '"'
+    lines = []
+    for m in models:
+        trail = f" {quote('-DEXPECT_TRAIL=' + m.trail)}" if m.trail else ""
+        lines.append(f"_mini_model({m.file} {m.test_name[len('model.'):]} {m.variant} "
+                     f"{m.result}{trail})")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] != "cmake-models":
+        print("usage: catalogue.py cmake-models OUT.cmake", file=sys.stderr)
+        return 2
+    try:
+        text = cmake_models(parse(Path(__file__).with_name("catalogue.ini").read_text()).models)
+    except CatalogueError as e:
+        print(e, file=sys.stderr)
+        return 1
+    out = Path(argv[2])
+    if not out.is_file() or out.read_text() != text:  # unchanged: no re-run of what depends on it
+        out.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

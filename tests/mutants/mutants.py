@@ -19,7 +19,6 @@ expects, 1 some did not, 2 usage, a catalogue error (an anchor that does not app
 build or baseline.
 """
 import argparse
-import os
 import re
 import shutil
 import subprocess
@@ -30,6 +29,7 @@ from pathlib import Path
 
 import catalogue
 from catalogue import CatalogueError, apply, parse_catalogue, select
+from presets import Presets
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = Path(__file__).resolve().with_name("catalogue.ini")
@@ -100,33 +100,11 @@ def sync_scratch(src, dst):
 class Runner:
     def __init__(self, scratch, checks, log, progress):
         self.scratch, self.checks, self.log, self.progress = scratch, checks, log, progress
-        self.configured = set()
+        self.presets = Presets(scratch, log)
 
     def say(self, msg, end="\n"):
         if self.progress:
             print(msg, end=end, file=sys.stderr, flush=True)
-
-    def sh(self, cmd, timeout=None, env=()):
-        """Run cmd in the scratch copy, its output appended to the log: (exit 0?, output)."""
-        try:
-            done = subprocess.run(cmd, cwd=self.scratch, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, timeout=timeout, text=True,
-                                  errors="replace", env={**os.environ, **dict(env)})
-            ok, out = done.returncode == 0, done.stdout
-        except subprocess.TimeoutExpired:
-            ok, out = False, f"(timed out after {timeout} s)\n"
-        with open(self.log, "a") as log:
-            log.write(f"\n$ {' '.join(cmd)}\n{out}")
-        return ok, out
-
-    def build(self, preset, targets):
-        if preset not in self.configured:
-            if not (self.scratch / "build" / preset / "build.ninja").exists():
-                if not self.sh(["cmake", "--preset", preset])[0]:
-                    raise RuntimeError(f"configuring preset {preset} failed (see {self.log})")
-            self.configured.add(preset)
-        if not self.sh(["cmake", "--build", "--preset", preset, "--target", *targets])[0]:
-            raise RuntimeError(f"building {' '.join(targets)} ({preset}) failed (see {self.log})")
 
     def failure(self, check, mutant):
         """How `check` fails on the scratch copy as it is now: None if it passes or does not
@@ -134,22 +112,23 @@ class Runner:
         if check.name == "model":
             if mutant is None or mutant.model is None:
                 return None
-            model, variant = mutant.model
-            ok, out = self.sh(["cmake", f"-DMODEL=tests/model/{model}", f"-DVARIANT={variant}",
-                               "-DEXPECT=ok", f"-DWORKDIR=build/mutants-model/{mutant.name}",
-                               "-P", "cmake/run_spin.cmake"], timeout=120)
-            return None if ok else symptom(out)
+            m = mutant.model
+            rc, out = self.presets.sh(["cmake", f"-DMODEL=tests/model/{m.file}",
+                                       f"-DVARIANT={m.variant}", "-DEXPECT=ok",
+                                       f"-DWORKDIR=build/mutants-model/{mutant.name}",
+                                       "-P", "cmake/run_spin.cmake"], timeout=120)
+            return None if rc == 0 else symptom(out)
         exclude = ["-E", check.exclude] if check.exclude else []
         # The first program on its own (it kills the most), then the others in one build, which
         # keeps both cores busy.
         for group in (check.targets[:1], check.targets[1:]):
             if group:
-                self.build(check.preset, group)
+                self.presets.build(check.preset, group)
             for target in group:
-                ok, out = self.sh(["ctest", "--preset", check.preset, "-L", check.label, "-R",
-                                   check.tests_of.format(target), *exclude, "--stop-on-failure"],
-                                  env=check.env)
-                if not ok:
+                rc, out = self.presets.ctest(check.preset, ["-L", check.label, "-R",
+                                             check.tests_of.format(target), *exclude,
+                                             "--stop-on-failure"], env=check.env)
+                if rc != 0:
                     return symptom(out)
         return None
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Self-tests of the mutant runner's catalogue parser and apply logic (run by ctest)."""
+import re
 import sys
 import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mutants  # noqa: E402
+from catalogue import Model, cmake_models, parse  # noqa: E402
 from mutants import (CatalogueError, apply, matrix, parse_catalogue, select,  # noqa: E402
                      symptom)
 
@@ -47,8 +49,33 @@ class ParseTest(unittest.TestCase):
                                             "replace =")).replace, [])
 
     def test_model(self):
-        m = mutant(ONE + "model = deque.pml NO_POP_FENCE\n")
-        self.assertEqual(m.model, ("deque.pml", "NO_POP_FENCE"))
+        m = mutant(ONE.replace("expect = tsan", "expect = model")
+                   + "model = deque.pml NO_POP_FENCE error\ntrail = assert(x)\n")
+        self.assertEqual(m.model, Model("deque.pml", "NO_POP_FENCE", "error", "assert(x)"))
+        self.assertEqual(m.model.test_name, "model.deque.no_pop_fence")
+        self.assertEqual(mutant(ONE + "model = deque.pml NO_STEAL_FENCE ok\n").model.result, "ok")
+
+    def test_model_and_tour_rows(self):
+        cat = parse(ONE.replace("expect = tsan", "expect = model")
+                    + "model = sleep.pml NO_RECHECK error\n"
+                    + "[model.two-lines]\nmodel = sleep.pml NO_FENCE error\nbreaks = both\n"
+                    + "[tour.release]\npreset = release\nbuild = test_latch\n"
+                    + "tour = fib 2 30 -> passes all results correct\n"
+                    + "    other: ctest -R x -> passes y\n")
+        self.assertEqual([m.name for m in cat.mutants], ["a.b"])
+        self.assertEqual([m.test_name for m in cat.models],
+                         ["model.sleep.as_built", "model.sleep.no_recheck", "model.sleep.no_fence"])
+        self.assertEqual([(o.preset, o.command, o.judge, o.args) for o in cat.tour],
+                         [("release", ("fib", "2", "30"), "passes", ("all", "results", "correct")),
+                          ("other", ("ctest", "-R", "x"), "passes", ("y",))])
+        self.assertEqual(cat.builds, {"release": ["test_latch"]})
+
+    def test_cmake_models(self):
+        text = cmake_models([Model("wake.pml", "none", "ok"),
+                             Model("wake.pml", "X", "error", 'assert("a";$b)')])
+        self.assertEqual(text, "_mini_model(wake.pml wake.as_built none ok)\n"
+                               '_mini_model(wake.pml wake.x X error '
+                               '"-DEXPECT_TRAIL=assert(\\"a\\"\\;\\$b)")\n')
 
     def test_errors(self):
         bad = {
@@ -57,7 +84,19 @@ class ParseTest(unittest.TestCase):
             "expect": ONE.replace("expect = tsan", "expect = luck"),
             "survivor": ONE.replace("expect = tsan", "expect = survives"),
             "model": ONE.replace("expect = tsan", "expect = model"),
-            "model form": ONE + "model = deque.pml\n",
+            "model form": ONE + "model = deque.pml X\n",
+            "model result": ONE + "model = deque.pml X maybe\n",
+            "model kills first": ONE + "model = deque.pml X error\n",
+            "model expects error": ONE.replace("expect = tsan", "expect = model")
+                                   + "model = deque.pml X ok\n",
+            "trail without error": ONE + "model = deque.pml X ok\ntrail = t\n",
+            "variant expected twice": ONE + "model = d.pml X ok\n"
+                                      + ONE.replace("[a.b]", "[c.d]") + "model = d.pml X error\n",
+            "model row": "[model.x]\nbreaks = y\n",
+            "tour row": "[tour.x]\npreset = release\n",
+            "tour row field": "[tour.x]\npreset = p\ntour = a -> b\nfile = f\n",
+            "tour line": ONE + "preset = p\ntour = fib 2 30\n",
+            "tour preset": ONE + "tour = fib -> passes x\n",
             "duplicate": ONE + ONE,
         }
         for what, text in bad.items():
@@ -147,11 +186,19 @@ class CatalogueTest(unittest.TestCase):
                 apply((mutants.ROOT / m.file).read_text(), m)
 
     def test_every_model_variant_exists(self):
-        for m in parse_catalogue(mutants.CATALOGUE.read_text()):
-            if m.model:
-                with self.subTest(m.name):
-                    model = (mutants.ROOT / "tests" / "model" / m.model[0]).read_text()
-                    self.assertIn(m.model[1], model)
+        for m in parse(mutants.CATALOGUE.read_text()).models:
+            if m.variant != "none":
+                with self.subTest(m.test_name):
+                    model = (mutants.ROOT / "tests" / "model" / m.file).read_text()
+                    self.assertRegex(model, rf"defined\({m.variant}\)|ifn?def {m.variant}\b")
+
+    def test_every_variant_of_a_model_is_in_the_catalogue(self):
+        """One home: a variant a model implements is a catalogue row, so a ctest checks it."""
+        listed = {(m.file, m.variant) for m in parse(mutants.CATALOGUE.read_text()).models}
+        for pml in sorted((mutants.ROOT / "tests" / "model").glob("*.pml")):
+            for variant in set(re.findall(r"(?:defined\(|ifn?def )([A-Z_]+)", pml.read_text())):
+                with self.subTest(f"{pml.name} {variant}"):
+                    self.assertIn((pml.name, variant), listed)
 
 
 if __name__ == "__main__":
