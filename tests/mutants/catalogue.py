@@ -22,7 +22,7 @@ class Mutant:
     replace: list  # lines, indented like the anchor when applied
     breaks: str
     expect: str
-    model: tuple = None  # (model file, variant)
+    model: tuple = None  # (model file under tests/model, variant): SPIN's .pml or the .py explorer
     why: str = ""
 
 
@@ -51,7 +51,8 @@ def parse_catalogue(text):
             raise CatalogueError(f"catalogue: [{name}]: a survivor needs a 'why'")
         model = tuple(s["model"].split()) if s.get("model") else None
         if model is not None and len(model) != 2:
-            raise CatalogueError(f"catalogue: [{name}]: model = 'file.pml VARIANT'")
+            raise CatalogueError(f"catalogue: [{name}]: model = 'file.pml VARIANT' or "
+                                 f"'wmm/deque.py VARIANT'")
         if expect == "model" and model is None:
             raise CatalogueError(f"catalogue: [{name}]: expect = model needs a 'model'")
         anchor = [line.strip() for line in s["anchor"].splitlines()]

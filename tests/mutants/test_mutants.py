@@ -50,6 +50,10 @@ class ParseTest(unittest.TestCase):
         m = mutant(ONE + "model = deque.pml NO_POP_FENCE\n")
         self.assertEqual(m.model, ("deque.pml", "NO_POP_FENCE"))
 
+    def test_wmm_model(self):
+        m = mutant(ONE + "model = wmm/deque.py STEAL_FENCE\n")
+        self.assertEqual(m.model, ("wmm/deque.py", "STEAL_FENCE"))
+
     def test_errors(self):
         bad = {
             "missing": ONE.replace("breaks = something\n", ""),
@@ -133,6 +137,11 @@ class SymptomTest(unittest.TestCase):
         self.assertEqual(symptom("1/7 Test  #7: every job ...***Timeout 120.12 sec"),
                          "ctest timeout")
         self.assertEqual(symptom("test.cpp:12: FAILED:\n  CHECK( x == 1 )"), "assertion")
+        self.assertEqual(symptom("$ python3 deque.py\nwmm: steal (deque.steal.fence): job 2 taken twice (RC11"),
+                         "job 2 taken twice")
+        self.assertEqual(symptom("wmm: push ...: job 1 lost, job 2 taken twice (RC11"),
+                         "job 1 lost")
+        self.assertEqual(symptom("wmm: as built: no violation in 178"), "failed")
         self.assertEqual(symptom("Errors while running CTest"), "failed")
 
 

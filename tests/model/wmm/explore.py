@@ -138,10 +138,12 @@ def traces(fn, tid, domain, stored=None):
     return out
 
 
-def all_traces(threads, init):
-    """Each thread's traces over the value-domain fixpoint (init values, then stored values)."""
+def all_traces(threads, init, rounds=16):
+    """Each thread's traces over the value-domain fixpoint (init values, then stored values).
+    A program whose stored values keep growing (a fetch_add in a thread that reads its own
+    result back, say) has no fixpoint: after `rounds` rounds that is an error."""
     domain = {loc: {v} for loc, v in init.items()}
-    while True:
+    for _ in range(rounds):
         grown = {loc: set(vs) for loc, vs in domain.items()}
         per = [traces(fn, tid, domain, grown) for tid, fn in enumerate(threads)]
         for ts in per:
@@ -154,6 +156,7 @@ def all_traces(threads, init):
         if grown == domain:
             return per
         domain = grown
+    raise ValueError(f"the value domain does not converge: {domain}")
 
 
 @dataclass
