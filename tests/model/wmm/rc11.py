@@ -9,7 +9,8 @@ An execution is consistent if
   no-thin-air   sb ∪ rf is acyclic        (only with nta=True)
 With nta=False this is the C++ model as RC11 repairs it, without the ban on load buffering:
 C11's LB outcome (Batty et al., "Mathematizing C++ Concurrency", POPL 2011) is allowed, as it is
-on ARMv8 and POWER. Relations are bit sets: rel[i] has bit j set when (i, j) is in rel.
+on ARMv8 and POWER. They are herd's rc11.cat (herdtools7, herd/libdir/rc11.cat) relation for
+relation, data races left out. Relations are bit sets: rel[i] has bit j set when (i, j) is in rel.
 """
 from explore import executions
 

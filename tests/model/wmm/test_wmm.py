@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Self-tests of the weak-memory explorer (run by ctest, label model): the enumeration, the
 axioms one at a time on small programs, and the deque model's bookkeeping."""
+import contextlib
+import io
 import sys
 import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import deque  # noqa: E402
+import genmc  # noqa: E402
 import litmus  # noqa: E402
 from explore import Execution, Event, _mo_orders, all_traces, executions, traces  # noqa: E402
 from rc11 import outcomes  # noqa: E402
@@ -96,6 +99,17 @@ class AxiomTest(unittest.TestCase):
     def test_the_litmus_table_agrees(self):
         self.assertEqual(litmus.main([]), 0)
         self.assertEqual(litmus.main(["XX"]), 2)
+
+    def test_the_appendix_shows_the_table_as_generated(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            litmus.main(["--table"])
+        appendix = (Path(__file__).resolve().parents[3] / "chapters" / "appendix-deque.md")
+        self.assertIn(out.getvalue(), appendix.read_text())
+
+    def test_genmc_counts_agree(self):
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(genmc.main([]), 0)
 
 
 def fake(results, top, bottom):
