@@ -159,7 +159,7 @@ def parse(text):
                 raise CatalogueError(f"catalogue: [{name}]: 'build' needs a 'preset'")
             cat.builds.setdefault(s["preset"], []).extend(s["build"].split())
     # Every SPIN model a row names is also checked as built. (A .py model is the weak-memory
-    # explorer, tests/model/wmm, whose ctests check its as-built deque themselves.)
+    # explorer, tests/model/wmm, whose ctests check its as-built models themselves.)
     spin = sorted({f for f, _ in variants if f.endswith(".pml")})
     cat.models = [Model(f, "none", "ok") for f in spin] + list(variants.values())
     return cat
