@@ -80,7 +80,8 @@ def main(argv):
     for name, (threads, expected) in TESTS.items():
         got = count(threads)
         bad += got != expected
-        print(f"{'ok' if got == expected else 'WRONG':5}  {name:14} GenMC {expected:2}  ours {got:2}")
+        verdict = "ok" if got == expected else "WRONG"
+        print(f"{verdict:5}  {name:14} GenMC {expected:2}  ours {got:2}")
     print(f"genmc: {len(TESTS) - bad} of {len(TESTS)} execution counts equal GenMC's under RC11")
     return 1 if bad else 0
 
