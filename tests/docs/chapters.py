@@ -3,6 +3,7 @@
 
   python3 tests/docs/chapters.py check  [--snippets | --console] [--slow] [--manual] [FILE.md ...]
   python3 tests/docs/chapters.py update [--snippets | --console] [--slow] [--manual] [FILE.md ...]
+  python3 tests/docs/chapters.py words  [FILE.md ...]
 
 Code blocks (snippets): the line before a fence says where the block comes from,
     <!-- snippet: src/mini/pool.hpp:find_work -->   body == that file's region `find_work`
@@ -25,7 +26,8 @@ skipped, not failed. The checkout's absolute path in the output is written as `.
 
 check reports every problem with file:line and exits 1; update rewrites what it can (only files
 that change are written) and still fails on what it cannot fix. Files default to chapters/*.md
-and, for console blocks, README.md too.
+and, for console blocks, README.md too. words counts each chapter's prose (words.py) and exits 1
+when a main-path chapter (chapters/[0-9]*.md) or the main path as a whole is over its budget.
 """
 import argparse
 import os
@@ -36,6 +38,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import words
 
 REPO = Path(__file__).resolve().parents[2]
 NESTED = "MINI_CHAPTERS_CHECK"  # set while commands run: a ctest inside a block skips this check
@@ -364,7 +368,7 @@ def console(root, docs, update, slow, manual):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  epilog="Details: tests/docs/README.md")
-    ap.add_argument("mode", choices=["check", "update"])
+    ap.add_argument("mode", choices=["check", "update", "words"])
     ap.add_argument("files", nargs="*", help="markdown files (default: chapters/*.md, README.md)")
     what = ap.add_mutually_exclusive_group()
     what.add_argument("--snippets", action="store_true", help="only the code blocks")
@@ -387,6 +391,13 @@ def main(argv=None):
             print(f"snippets: no chapters/ directory under {root}")
     chapters = [p for p in paths if p.parent.name == "chapters" or a.files]
     parse_report = Report("parse")
+    if a.mode == "words":
+        lines, over = words.report([parse(p, os.path.relpath(p, root), parse_report)
+                                    for p in chapters])
+        print("\n".join(lines))
+        if over:
+            print(f"chapters.py: words: {over} over the budget")
+        return 1 if over or parse_report.problems else 0
     docs = {p: parse(p, os.path.relpath(p, root), parse_report) for p in paths}
     readme = root / "README.md"
     if not a.files and readme.is_file():

@@ -269,5 +269,36 @@ class Console(unittest.TestCase):
             self.assertIn("chapters/c.md:1: console marker above a ```sh block", out)
 
 
+class Words(unittest.TestCase):
+    CHAPTER = ("# One two\n\nThree four, five `six` [seven](https://x/y) | --- |\n"
+               "<!-- console: echo a b c d -->\n```console\n$ echo a b c d\na b c d\n```\n"
+               "<!-- a comment\nover two lines -->\n<details><summary>Eight</summary>\n\n"
+               "   ~~~cpp\n   int x;\n   ~~~\nnine\n")
+
+    def test_prose_only(self):
+        with Tree(files={"chapters/01-one.md": self.CHAPTER}) as t:
+            code, out = t.run("words")
+        self.assertEqual(code, 0, out)
+        self.assertRegex(out, r"chapters/01-one.md +9\n")
+        self.assertRegex(out, r"main path +9 +\(budget 16000")
+
+    def test_over_a_chapter_budget_or_the_total(self):
+        import words
+        long = "word " * 4501
+        with Tree(files={"chapters/01-a.md": long, "chapters/02-b.md": "a b\n",
+                         "chapters/appendix-x.md": long * 4}) as t:
+            code, out = t.run("words")
+            self.assertEqual(code, 1, out)
+            self.assertRegex(out, r"chapters/01-a.md +4501  OVER the budget of 4500 by 1\n")
+            self.assertRegex(out, r"chapters/appendix-x.md +18004  \(appendix: no budget\)")
+            self.assertRegex(out, r"main path +4503  \(budget")
+            self.assertIn("chapters.py: words: 1 over the budget", out)
+            docs = [chapters.parse(p, os.path.relpath(p, t.root), chapters.Report("x"))
+                    for p in sorted((t.root / "chapters").glob("*.md"))]
+        lines, over = words.report(docs, per_chapter=5000, total=4000)
+        self.assertEqual(over, 1)
+        self.assertRegex(lines[-1], r"main path +4503  OVER the budget of 4000 by 503")
+
+
 if __name__ == "__main__":
     unittest.main()
