@@ -46,25 +46,47 @@ private:
     Sleep* const sleep_;
 };
 
+} // namespace mini
+
+#include <thread> // after SpinLatch, so that its line numbers stay those chapter 0 quotes
+
+namespace mini {
+
 class LockLatch {
 public:
+    // How many probes, each followed by a yield, before the waiter blocks. A tiny job from
+    // outside (compare's round trip) is often done within a few: then neither side makes a
+    // futex call, since glibc's notify_all with no waiter and an uncontended mutex stay in user
+    // space. A long job costs the caller this many yields, then it blocks as before.
+    static constexpr int spins_until_block = 32;
+
     void wait() {
+        for (int i = 0; i < spins_until_block; ++i) {
+            if (set_.load(std::memory_order_acquire)) {
+                // The setter may still be inside set(), between the store and its unlock: take
+                // the mutex once, so that this frame (and the latch in it) outlives set().
+                std::lock_guard lock(mutex_);
+                return;
+            }
+            std::this_thread::yield();
+        }
         std::unique_lock lock(mutex_);
-        cv_.wait(lock, [this] { return set_; });
+        cv_.wait(lock, [this] { return set_.load(std::memory_order_relaxed); });
     }
 
     // Notifies while holding the mutex: the waiter cannot return (and destroy the latch) before
-    // it reacquires the mutex, which is after this unlock.
+    // it acquires the mutex, which is after this unlock; a waiter that saw set_ while spinning
+    // takes the mutex too.
     static void set(LockLatch* self) noexcept {
         std::lock_guard lock(self->mutex_);
-        self->set_ = true;
+        self->set_.store(true, std::memory_order_release);
         self->cv_.notify_all();
     }
 
 private:
     std::mutex mutex_;
     std::condition_variable cv_;
-    bool set_ = false;
+    std::atomic<bool> set_{false};
 };
 
 } // namespace mini
