@@ -60,6 +60,7 @@ public:
     // space. A long job costs the caller this many yields, then it blocks as before.
     static constexpr int spins_until_block = 32;
 
+    // ANCHOR: lock_latch_wait
     void wait() {
         for (int i = 0; i < spins_until_block; ++i) {
             if (set_.load(std::memory_order_acquire)) {
@@ -73,6 +74,7 @@ public:
         std::unique_lock lock(mutex_);
         cv_.wait(lock, [this] { return set_.load(std::memory_order_relaxed); });
     }
+    // ANCHOR_END: lock_latch_wait
 
     // Notifies while holding the mutex: the waiter cannot return (and destroy the latch) before
     // it acquires the mutex, which is after this unlock; a waiter that saw set_ while spinning
