@@ -113,6 +113,7 @@ void for_each(ThreadPool& pool, std::size_t begin, std::size_t end, F&& f,
 // one-sum loop into one 2-lane add per two elements plus the loop's own three instructions, 3.5
 // instructions per element (callgrind, compare_instructions.py --leaves); rayon's leaf, unrolled
 // by LLVM, executes 1.19. With eight lanes the loop overhead is spread over eight elements.
+// ANCHOR: sum_of
 inline std::uint64_t sum_of(const std::uint64_t* v, std::size_t n) {
     std::uint64_t s[8] = {};
     std::size_t i = 0;
@@ -121,6 +122,7 @@ inline std::uint64_t sum_of(const std::uint64_t* v, std::size_t n) {
     for (; i < n; ++i) s[0] += v[i];
     return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
+// ANCHOR_END: sum_of
 
 // The sum of `values`, wrapping on overflow.
 inline std::uint64_t sum(ThreadPool& pool, std::span<const std::uint64_t> values,
