@@ -3,7 +3,7 @@
 // SpinLatch is for a worker that waits on a job it pushed (join's B): the worker does not block on
 // it but keeps finding work (ThreadPool's wait_until) and probes it between jobs, so it may also
 // fall asleep in the pool's sleep protocol; setting it must then wake it.
-// LockLatch is for a thread outside the pool, which has no work to do and simply blocks.
+// LockLatch is for a thread outside the pool, with no work to do: it probes a while, then blocks.
 #pragma once
 
 #include <atomic>
