@@ -38,6 +38,8 @@ RUNTIMES = ["serial", "mini", "rayon", "oneTBB", "OpenMP"]
 JOIN_LABEL = re.compile(r"^join, fib\(\d+\), 1 thread \[ns/join\]")
 TRIP_LABEL = re.compile(r"^wake-up round trip \[us/trip\]")
 CPU_LABEL = re.compile(r"^  CPU per round trip \[us/trip\]")
+SUM_LABEL = re.compile(r"^sum of \d+ u64 \[ms\]")
+FIB_LABEL = re.compile(r"^fib\(\d+\), cutoff \d+ \[ms\]")
 DUMP_LABEL = re.compile(r"^desc: Trigger: Client Request: compare (\S+) (\S+) run (\S+) per (\d+)$")
 
 
@@ -156,12 +158,15 @@ def main(argv):
     ap.add_argument("--valgrind-runs", type=int, default=3, help="runs under callgrind")
     ap.add_argument("--runtimes", default=",".join(RUNTIMES))
     ap.add_argument("--futex", action="store_true", help="also futex calls per trip (strace)")
+    ap.add_argument("--leaves", action="store_true",
+                    help="also the sum (per element) and fib(36)/15 (per run), at THREADS")
     ap.add_argument("--quick", action="store_true", help="compare's --quick sizes (the tests)")
     a = ap.parse_args(argv)
     if not shutil.which("valgrind"):
         sys.exit("valgrind not found (Debian: apt-get install valgrind)")
     # Under valgrind, a pool of THREADS for the round trip; the join row always has one thread.
-    rows = ["--rows", "join1,trip", "--producers", str(a.producers), "--runtimes", a.runtimes]
+    keys = "join1,trip" + (",sum,fib" if a.leaves else "")
+    rows = ["--rows", keys, "--producers", str(a.producers), "--runtimes", a.runtimes]
     rows += ["--quick"] if a.quick else []
     native = run([a.compare, str(a.threads), str(a.runs), *rows]).stdout
     table = parse_table(native)
@@ -182,6 +187,11 @@ def main(argv):
              (f"outside round trip, {a.threads} thread{'s' * (a.threads > 1)} [instructions/trip]", instr("trip")),
              ("outside round trip [us/trip]", row(table, TRIP_LABEL)),
              ("  CPU per round trip [us/trip]", row(table, CPU_LABEL))]
+    if a.leaves:
+        lines += [(f"sum, {a.threads} thread{'s' * (a.threads > 1)} [instructions/element]", instr("sum")),
+                  ("sum [ms]", row(table, SUM_LABEL)),
+                  (f"fib(36)/15, {a.threads} thread{'s' * (a.threads > 1)} [instructions/run]", instr("fib")),
+                  ("fib(36)/15 [ms]", row(table, FIB_LABEL))]
     if a.futex and shutil.which("strace"):
         futex, yields = {}, {}
         trips = a.producers * (50 if a.quick else 10000)
@@ -214,6 +224,9 @@ class SelfTest(unittest.TestCase):
         "12.6 [12.6–12.6] ×1.36               n/a [1]\n"
         "  CPU per round trip [us/trip]           n/a                     9.20 [9.20–9.20]  "
         "12.2 [12.2–12.2] ×1.32               n/a [1]\n"
+        "sum of 16777216 u64 [ms]                 n/a                     3.36 [3.09–4.77]  "
+        "3.09 [2.69–5.88] ×0.92\n"
+        "fib(36), cutoff 15 [ms]                  n/a                     19.3 [18.2–27.4]\n"
         "mini's counters per run, median [min–max]:\n")
 
     def test_table_cells_by_column(self):
@@ -221,6 +234,8 @@ class SelfTest(unittest.TestCase):
         self.assertEqual(row(t, JOIN_LABEL), {"serial": 2.76, "mini": 14.3, "rayon": 40.3})
         self.assertEqual(row(t, TRIP_LABEL), {"mini": 9.21, "rayon": 12.6})
         self.assertEqual(row(t, CPU_LABEL), {"mini": 9.2, "rayon": 12.2})
+        self.assertEqual(row(t, SUM_LABEL), {"mini": 3.36, "rayon": 3.09})
+        self.assertEqual(row(t, FIB_LABEL), {"mini": 19.3})
         self.assertNotIn("mini's counters per run, median [min–max]:", t)
 
     def test_no_table(self):

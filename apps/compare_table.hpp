@@ -48,7 +48,9 @@ inline std::string cell(const std::vector<Row>& rows, const Row& row, int impl) 
     if (!row.note[impl].empty()) return row.note[impl];
     if (row.kind == Row::speedup) {
         const Row& base = rows[&row - rows.data() - 1];
-        if (impl == serial) return "(baseline)";
+        if (impl == serial) return base.samples[serial].empty() ? "" : "(baseline)";
+        if (base.samples[serial].empty() || base.samples[impl].empty())
+            return ""; // --runtimes left out serial or this column: no ratio to take
         return fmt::format("{:.2f}x",
                            app::median(base.samples[serial]) / app::median(base.samples[impl]));
     }

@@ -3,6 +3,11 @@
 if(TARGET compare)
     mini_add_expect_test(NAME driver.compare.smoke LABELS driver TIMEOUT 120 BROKEN_BY NO_RECHECK BLOCK_WAIT
         COMMAND $<TARGET_FILE:compare> 2 1 --quick EXPECT_EXIT 0 EXPECT_OUTPUT "all results correct")
+    # --runtimes without serial: the speedup rows have no baseline and stay empty (they used to
+    # take the median of no samples and crash).
+    mini_add_expect_test(NAME driver.compare.no_serial LABELS driver TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT
+        COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows fib,sum --runtimes mini
+        EXPECT_EXIT 0 EXPECT_OUTPUT "fib\\(27\\), cutoff 10 \\[ms\\] +[0-9.]+ \\[.*  speedup over serial.*all results correct")
     mini_add_expect_test(NAME driver.help.compare LABELS driver TIMEOUT 20
         COMMAND $<TARGET_FILE:compare> --help EXPECT_EXIT 0 EXPECT_OUTPUT "Exit codes")
     foreach(case "0" "abc" "2|0" "2|1|--producers|0" "2|1|--bogus")

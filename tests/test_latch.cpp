@@ -17,6 +17,37 @@ TEST_CASE("a LockLatch releases its waiter", "[latch]") {
     setter.join();
 }
 
+TEST_CASE("a LockLatch set before the wait returns from the spin, without blocking", "[latch]") {
+    mini::LockLatch latch;
+    mini::LockLatch::set(&latch);
+    latch.wait(); // would hang in cv_.wait if the spin missed a set latch: the ctest TIMEOUT ends it
+}
+
+// A waiter that sees the latch set while spinning returns and destroys the latch at once; the
+// setter may still be inside set(), between its store and its unlock. wait() takes the mutex
+// once before returning, so the setter is out first: under ASan and TSan, a use of the dead
+// latch by the setter (stack-use-after-return, or a race with the next latch in the same frame)
+// would be reported here.
+TEST_CASE("a LockLatch destroyed as soon as wait returns outlives its setter", "[latch]") {
+    constexpr int trips = 20000;
+    std::atomic<mini::LockLatch*> next{nullptr};
+    std::thread setter([&] {
+        for (int i = 0; i < trips; ++i) {
+            mini::LockLatch* l;
+            while ((l = next.exchange(nullptr, std::memory_order_acquire)) == nullptr)
+                std::this_thread::yield();
+            mini::LockLatch::set(l);
+        }
+    });
+    for (int i = 0; i < trips; ++i) {
+        mini::LockLatch latch; // a fresh one in the same frame each time
+        next.store(&latch, std::memory_order_release);
+        latch.wait();
+    }
+    setter.join();
+    CHECK(next.load() == nullptr);
+}
+
 TEST_CASE("a SpinLatch probes false until set", "[latch]") {
     mini::Sleep sleep;
     mini::SpinLatch latch(&sleep);

@@ -3,7 +3,7 @@
 // SpinLatch is for a worker that waits on a job it pushed (join's B): the worker does not block on
 // it but keeps finding work (ThreadPool's wait_until) and probes it between jobs, so it may also
 // fall asleep in the pool's sleep protocol; setting it must then wake it.
-// LockLatch is for a thread outside the pool, which has no work to do and simply blocks.
+// LockLatch is for a thread outside the pool, with no work to do: it probes a while, then blocks.
 #pragma once
 
 #include <atomic>
@@ -46,25 +46,49 @@ private:
     Sleep* const sleep_;
 };
 
+} // namespace mini
+
+#include <thread> // after SpinLatch, so that its line numbers stay those chapter 0 quotes
+
+namespace mini {
+
 class LockLatch {
 public:
+    // How many probes, each followed by a yield, before the waiter blocks. A tiny job from
+    // outside (compare's round trip) is often done within a few: then neither side makes a
+    // futex call, since glibc's notify_all with no waiter and an uncontended mutex stay in user
+    // space. A long job costs the caller this many yields, then it blocks as before.
+    static constexpr int spins_until_block = 32;
+
+    // ANCHOR: lock_latch_wait
     void wait() {
+        for (int i = 0; i < spins_until_block; ++i) {
+            if (set_.load(std::memory_order_acquire)) {
+                // The setter may still be inside set(), between the store and its unlock: take
+                // the mutex once, so that this frame (and the latch in it) outlives set().
+                std::lock_guard lock(mutex_);
+                return;
+            }
+            std::this_thread::yield();
+        }
         std::unique_lock lock(mutex_);
-        cv_.wait(lock, [this] { return set_; });
+        cv_.wait(lock, [this] { return set_.load(std::memory_order_relaxed); });
     }
+    // ANCHOR_END: lock_latch_wait
 
     // Notifies while holding the mutex: the waiter cannot return (and destroy the latch) before
-    // it reacquires the mutex, which is after this unlock.
+    // it acquires the mutex, which is after this unlock; a waiter that saw set_ while spinning
+    // takes the mutex too.
     static void set(LockLatch* self) noexcept {
         std::lock_guard lock(self->mutex_);
-        self->set_ = true;
+        self->set_.store(true, std::memory_order_release);
         self->cv_.notify_all();
     }
 
 private:
     std::mutex mutex_;
     std::condition_variable cv_;
-    bool set_ = false;
+    std::atomic<bool> set_{false};
 };
 
 } // namespace mini

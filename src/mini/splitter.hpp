@@ -109,16 +109,27 @@ void for_each(ThreadPool& pool, std::size_t begin, std::size_t end, F&& f,
         [](Unit, Unit) { return Unit{}; });
 }
 
+// The sequential sum of v[0, n), wrapping on overflow. Eight sums, not one: g++ 12 vectorises a
+// one-sum loop into one 2-lane add per two elements plus the loop's own three instructions, 3.5
+// instructions per element (callgrind, compare_instructions.py --leaves); rayon's leaf, unrolled
+// by LLVM, executes 1.19. With eight lanes the loop overhead is spread over eight elements.
+// ANCHOR: sum_of
+inline std::uint64_t sum_of(const std::uint64_t* v, std::size_t n) {
+    std::uint64_t s[8] = {};
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int k = 0; k < 8; ++k) s[k] += v[i + k];
+    for (; i < n; ++i) s[0] += v[i];
+    return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+// ANCHOR_END: sum_of
+
 // The sum of `values`, wrapping on overflow.
 inline std::uint64_t sum(ThreadPool& pool, std::span<const std::uint64_t> values,
                          std::size_t min_len = 1) {
     return bridge<std::uint64_t>(
         pool, 0, values.size(), min_len,
-        [values](const Piece& p) {
-            std::uint64_t s = 0;
-            for (std::size_t i = p.begin; i < p.end; ++i) s += values[i];
-            return s;
-        },
+        [values](const Piece& p) { return sum_of(values.data() + p.begin, p.end - p.begin); },
         [](std::uint64_t a, std::uint64_t b) { return a + b; });
 }
 
