@@ -9,6 +9,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 
 #include <mini/probe.hpp>
 #include <mini/sabotage.hpp>
@@ -45,12 +46,6 @@ private:
     std::atomic<bool> set_{false};
     Sleep* const sleep_;
 };
-
-} // namespace mini
-
-#include <thread> // after SpinLatch, so that its line numbers stay those chapter 0 quotes
-
-namespace mini {
 
 class LockLatch {
 public:

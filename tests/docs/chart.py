@@ -46,7 +46,7 @@ def table(lines):
 def x_of(ratio):
     lo, hi = (math.log2(s) for s in SCALE)
     r = min(max(math.log2(ratio), lo), hi)
-    return LEFT + (r - lo) / (hi - lo) * (WIDTH - LEFT - 20)
+    return LEFT + (r - lo) / (hi - lo) * (WIDTH - LEFT - 60)
 
 
 def svg(lines, title):
@@ -80,7 +80,7 @@ def svg(lines, title):
         out.append(f'<line x1="{x:.1f}" y1="{TOP - 4}" x2="{x:.1f}" y2="{y}" stroke="#000" '
                    f'stroke-opacity="{0.8 if tick == 1 else 0.15}"/>')
         out.append(f'<text x="{x:.1f}" y="{y + 14}" text-anchor="middle">×{tick:g}</text>')
-    out.append(f'<text x="{LEFT}" y="{y + 32}">each runtime\'s median over mini\'s: '
+    out.append(f'<text x="10" y="{y + 32}">each runtime\'s median over mini\'s: '
                f'right of ×1, mini is faster (or uses less CPU)</text>')
     out.append("</svg>")
     text = "\n".join(out) + "\n"
