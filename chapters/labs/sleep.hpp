@@ -56,8 +56,10 @@ public:
     // Returns the sleepers it read (the recorder's "read 0 sleepers" comes from here).
     // ANCHOR: new_injected_job
     std::uint64_t new_injected_job() {
-        // LAB: inject publisher (injected job): fence, read the sleepers, wake one if any
-        // LAB_END: inject
+        std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
+        const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
+        if (sleepers > 0) wake(false);
+        return sleepers;
     }
     // ANCHOR_END: new_injected_job
 
@@ -75,8 +77,10 @@ public:
     // Returns the sleepers it read.
     // ANCHOR: latch_is_set
     std::uint64_t latch_is_set() {
-        // LAB: latch publisher (latch set): fence, read the sleepers, wake all if any
-        // LAB_END: latch
+        std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
+        const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
+        if (sleepers > 0) wake(true);
+        return sleepers;
     }
     // ANCHOR_END: latch_is_set
 
