@@ -27,6 +27,8 @@
 #endif
 
 #include "common.hpp"
+#include "compare_callgrind.hpp"
+#include "compare_table.hpp"
 #include "fib.hpp"
 #include "platform.hpp"
 #if MINI_HAVE_RAYON
@@ -35,13 +37,7 @@
 
 namespace {
 
-enum Impl { serial, workbook, rayon, onetbb, openmp, num_impls };
-constexpr std::array<const char*, num_impls> impl_names{"serial", "mini", "rayon", "oneTBB",
-                                                        "OpenMP"};
-constexpr std::array<bool, num_impls> built{true, true, MINI_HAVE_RAYON, MINI_HAVE_TBB,
-                                            MINI_HAVE_OPENMP};
-constexpr std::array<const char*, num_impls> absent{"", "", MINI_RAYON_ABSENT, MINI_TBB_ABSENT,
-                                                    MINI_OPENMP_ABSENT};
+using namespace cmp; // the implementations and the table (compare_table.hpp)
 
 // ---- fib (apps/fib.hpp): every implementation runs the very same leaves ------------------------
 
@@ -187,7 +183,7 @@ void trip_tbb(tbb::task_arena& arena, std::atomic<std::uint64_t>& executed) {
 // ANCHOR_END: trip_tbb
 #endif
 
-// ---- the table --------------------------------------------------------------------------------
+// ---- the rows ---------------------------------------------------------------------------------
 
 enum RowId {
     join_1,
@@ -202,65 +198,13 @@ enum RowId {
     idle,
     num_rows
 };
-
-struct Row {
-    std::string label;
-    enum Kind { measured, speedup, plain } kind = measured;
-    std::array<std::vector<double>, num_impls> samples{};
-    std::array<std::string, num_impls> note{}; // instead of numbers: n/a, missing
-};
-
-std::string num(double v) {
-    return v >= 100  ? fmt::format("{:.0f}", v)
-           : v >= 10 ? fmt::format("{:.1f}", v)
-                     : fmt::format("{:.2f}", v);
-}
-
-std::size_t width(const std::string& s) { // display width of UTF-8 text
-    std::size_t w = 0;
-    for (unsigned char c : s) w += (c & 0xC0) != 0x80;
-    return w;
-}
-
-std::string pad(const std::string& s, std::size_t w) {
-    return s + std::string(w - std::min(w, width(s)), ' ');
-}
-
-std::string cell(const std::vector<Row>& rows, const Row& row, int impl) {
-    if (!row.note[impl].empty()) return row.note[impl];
-    if (row.kind == Row::speedup) {
-        const Row& base = rows[&row - rows.data() - 1];
-        if (impl == serial) return "(baseline)";
-        return fmt::format("{:.2f}x",
-                           app::median(base.samples[serial]) / app::median(base.samples[impl]));
-    }
-    const auto& s = row.samples[impl];
-    if (s.empty()) return "";
-    const auto [lo, hi] = std::minmax_element(s.begin(), s.end());
-    std::string c = fmt::format("{} [{}–{}]", num(app::median(s)), num(*lo), num(*hi));
-    if (row.kind == Row::measured && impl != workbook && !row.samples[workbook].empty())
-        c += fmt::format(" ×{:.2f}", app::median(s) / app::median(row.samples[workbook]));
-    return c;
-}
-
-void print_table(const std::vector<Row>& rows) {
-    std::vector<std::array<std::string, num_impls + 1>> text(1, {"workload [unit]"});
-    for (int i = 0; i < num_impls; ++i) text[0][i + 1] = impl_names[i];
-    for (const Row& r : rows) {
-        if (r.label.empty()) continue;
-        auto& line = text.emplace_back();
-        line[0] = r.label;
-        for (int i = 0; i < num_impls; ++i) line[i + 1] = cell(rows, r, i);
-    }
-    std::array<std::size_t, num_impls + 1> w{};
-    for (const auto& line : text)
-        for (std::size_t c = 0; c < line.size(); ++c) w[c] = std::max(w[c], width(line[c]));
-    for (const auto& line : text) {
-        std::string out;
-        for (std::size_t c = 0; c < line.size(); ++c) out += pad(line[c], w[c] + 2);
-        while (!out.empty() && out.back() == ' ') out.pop_back();
-        fmt::print("{}\n", out);
-    }
+// The measured rows, by the names --rows takes and the instruction counts' labels carry.
+constexpr std::array<std::pair<RowId, const char*>, 5> row_keys{
+    {{join_1, "join1"}, {join_t, "join"}, {fib, "fib"}, {sum, "sum"}, {trip, "trip"}}};
+const char* key_of(RowId r) {
+    for (const auto& [id, key] : row_keys)
+        if (id == r) return key;
+    return "";
 }
 
 } // namespace
@@ -293,6 +237,17 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0, 1000));
     cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
         ->check(CLI::Range(0.1, 3600.0));
+    std::vector<std::string> only_rows, only_runtimes;
+    std::vector<std::string> row_names, runtime_names(impl_names.begin(), impl_names.end());
+    for (const auto& [id, key] : row_keys) row_names.push_back(key);
+    cli.add_option("--rows", only_rows,
+                   "only these workloads (default all): join1 (1 thread), join, fib, sum, trip")
+        ->check(CLI::IsMember(row_names))
+        ->delimiter(',');
+    cli.add_option("--runtimes", only_runtimes, "only these columns (default all): serial, mini, "
+                                                "rayon, oneTBB, OpenMP")
+        ->check(CLI::IsMember(runtime_names, CLI::ignore_case))
+        ->delimiter(',');
     app::TraceOption trace(cli);
     if (int code = app::parse(cli, argc, argv); code >= 0) return code;
 
@@ -353,6 +308,16 @@ int main(int argc, char** argv) {
     for (RowId r : {trip, trip_cpu, trip_sleeps}) rows[r].note[serial] = "n/a";
     for (RowId r : {trip, trip_cpu, trip_sleeps}) rows[r].note[openmp] = "n/a [1]";
     rows[trip_sleeps].note[onetbb] = rows[trip_sleeps].note[rayon] = "not counted";
+    // --rows: a workload left out has no label (neither run nor printed), nor have its extra rows.
+    auto chosen = [](const std::vector<std::string>& only, const char* name) {
+        return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+    };
+    for (const auto& [r, key] : row_keys)
+        if (!chosen(only_rows, key))
+            for (int d = r; d < num_rows && (d == r || rows[d].label.starts_with("  ")); ++d)
+                rows[d].label.clear();
+    std::array<bool, num_impls> wanted{}; // --runtimes
+    for (int i = 0; i < num_impls; ++i) wanted[i] = chosen(only_runtimes, impl_names[i]);
     for (int i : {rayon, onetbb, openmp}) {
         if (built[i]) continue;
         bool first = true;
@@ -388,11 +353,20 @@ int main(int argc, char** argv) {
     const std::vector<int> cpus = serial_cpus();
     std::array<std::vector<std::vector<double>>, num_rows> per_cpu; // serial times by CPU
     for (auto& v : per_cpu) v.resize(cpus.size());
+    // Under callgrind, each call is also one labelled dump (compare_callgrind.hpp), per join, per
+    // run of fib, per element of the sum.
+    std::string run_label = "warm-up";
     auto timed = [&](RowId r, int impl, double unit, double per, std::uint64_t expected, auto&& f) {
         auto once = [&] {
-            const double t0 = app::now();
-            const std::uint64_t got = f();
-            const double secs = app::now() - t0;
+            std::uint64_t got;
+            double secs;
+            {
+                const Counted counted(key_of(r), impl_names[impl], run_label,
+                                      r == sum ? values.size() : std::uint64_t(per));
+                const double t0 = app::now();
+                got = f();
+                secs = app::now() - t0;
+            }
             return check(r, impl, got, expected) ? std::optional(secs / unit / per) : std::nullopt;
         };
         if (impl != serial || cpus.empty()) {
@@ -516,6 +490,7 @@ int main(int argc, char** argv) {
         } else if (r == trip) {
             std::optional<app::Trips> got;
             double sleeps = 0;
+            const Counted counted(key_of(r), impl_names[impl], run_label, trips_per_run);
             if (impl == workbook) {
                 const std::uint64_t before = mini::stats(pool).sleeps;
                 got = app::round_trips(producers, rounds, progress,
@@ -546,7 +521,7 @@ int main(int argc, char** argv) {
     };
 
     auto runs_it = [&](RowId r, int impl) {
-        return !rows[r].label.empty() && built[impl] && rows[r].note[impl].empty();
+        return !rows[r].label.empty() && built[impl] && wanted[impl] && rows[r].note[impl].empty();
     };
     // Warm-up, not recorded: the first parallel region creates OpenMP's team, and so on. Each
     // step is progress for the watchdog, as in the runs.
@@ -564,6 +539,7 @@ int main(int argc, char** argv) {
     int last = -1; // the implementation measured last
     for (; run < runs; ++run) {
         const double t0 = app::now();
+        run_label = std::to_string(run + 1);
         for (RowId r : {join_1, join_t, fib, sum, trip}) {
             for (int k = 0; k < num_impls; ++k) {
                 const int impl = int((run + k) % num_impls); // the order rotates from run to run
@@ -620,7 +596,7 @@ int main(int argc, char** argv) {
         std::size_t w = 0;
         for (RowId r : {join_1, join_t, fib, sum}) w = std::max(w, width(rows[r].label));
         for (RowId r : {join_1, join_t, fib, sum}) {
-            if (rows[r].label.empty()) continue;
+            if (rows[r].label.empty() || per_cpu[r].front().empty()) continue;
             std::string line = "  " + pad(rows[r].label, w);
             for (std::size_t i = 0; i < cpus.size(); ++i)
                 line += fmt::format("  cpu {} {}", cpus[i], num(app::median(per_cpu[r][i])));

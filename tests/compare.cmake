@@ -33,3 +33,11 @@ if(TARGET compare)
             COMMAND $<TARGET_FILE:compare> 2 1 --quick EXPECT_EXIT 0 EXPECT_OUTPUT "${re}")
     endif()
 endif()
+
+# apps/compare_instructions.py (instructions per join and per round trip, under callgrind): its
+# parsers' self-test always; the script itself needs valgrind and a minute, so it is run by hand.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+    mini_add_test(NAME compare_instructions.selftest LABELS tooling TIMEOUT 30
+        COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/apps/compare_instructions.py --self-test)
+endif()

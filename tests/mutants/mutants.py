@@ -72,6 +72,7 @@ SYMPTOMS = [
     ("ThreadSanitizer: (data race|heap-use-after-free)", None),
     (r"AddressSanitizer: ([\w-]+)", None),
     ("pan:.* (assertion violated|invalid end state|acceptance cycle)", None),
+    (r"(?m)^wmm: .*?: (job \d+ (?:taken twice|lost)|a take returned \d+)", None),
     ("FAILED:", "assertion"),
 ]
 DEFAULT_CHECKS = ["model", "unit", "tsan", "asan"]
@@ -113,6 +114,13 @@ class Runner:
             if mutant is None or mutant.model is None:
                 return None
             m = mutant.model
+            if m.file.endswith(".py"):  # the weak-memory explorer: exit 1 is a violation
+                rc, out = self.presets.sh([sys.executable, f"tests/model/{m.file}", m.variant],
+                                          timeout=120)
+                if rc not in (0, 1) or (rc == 1 and not re.search(r"^wmm: .*: ", out, re.M)):
+                    raise RuntimeError(f"the model {m.file} {m.variant} failed to run "
+                                       f"(see {self.log})")
+                return None if rc == 0 else symptom(out)
             rc, out = self.presets.sh(["cmake", f"-DMODEL=tests/model/{m.file}",
                                        f"-DVARIANT={m.variant}", "-DEXPECT=ok",
                                        f"-DWORKDIR=build/mutants-model/{mutant.name}",

@@ -1,0 +1,84 @@
+// compare's table (apps/compare.cpp): the implementations, one row of samples per workload, and
+// the printing of medians, min–max and ratios to mini.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "common.hpp"
+
+namespace cmp {
+
+enum Impl { serial, workbook, rayon, onetbb, openmp, num_impls };
+constexpr std::array<const char*, num_impls> impl_names{"serial", "mini", "rayon", "oneTBB",
+                                                        "OpenMP"};
+constexpr std::array<bool, num_impls> built{true, true, MINI_HAVE_RAYON, MINI_HAVE_TBB,
+                                            MINI_HAVE_OPENMP};
+constexpr std::array<const char*, num_impls> absent{"", "", MINI_RAYON_ABSENT, MINI_TBB_ABSENT,
+                                                    MINI_OPENMP_ABSENT};
+
+struct Row {
+    std::string label;
+    enum Kind { measured, speedup, plain } kind = measured;
+    std::array<std::vector<double>, num_impls> samples{};
+    std::array<std::string, num_impls> note{}; // instead of numbers: n/a, missing
+};
+
+inline std::string num(double v) {
+    return v >= 100  ? fmt::format("{:.0f}", v)
+           : v >= 10 ? fmt::format("{:.1f}", v)
+                     : fmt::format("{:.2f}", v);
+}
+
+inline std::size_t width(const std::string& s) { // display width of UTF-8 text
+    std::size_t w = 0;
+    for (unsigned char c : s) w += (c & 0xC0) != 0x80;
+    return w;
+}
+
+inline std::string pad(const std::string& s, std::size_t w) {
+    return s + std::string(w - std::min(w, width(s)), ' ');
+}
+
+inline std::string cell(const std::vector<Row>& rows, const Row& row, int impl) {
+    if (!row.note[impl].empty()) return row.note[impl];
+    if (row.kind == Row::speedup) {
+        const Row& base = rows[&row - rows.data() - 1];
+        if (impl == serial) return "(baseline)";
+        return fmt::format("{:.2f}x",
+                           app::median(base.samples[serial]) / app::median(base.samples[impl]));
+    }
+    const auto& s = row.samples[impl];
+    if (s.empty()) return "";
+    const auto [lo, hi] = std::minmax_element(s.begin(), s.end());
+    std::string c = fmt::format("{} [{}–{}]", num(app::median(s)), num(*lo), num(*hi));
+    if (row.kind == Row::measured && impl != workbook && !row.samples[workbook].empty())
+        c += fmt::format(" ×{:.2f}", app::median(s) / app::median(row.samples[workbook]));
+    return c;
+}
+
+inline void print_table(const std::vector<Row>& rows) {
+    std::vector<std::array<std::string, num_impls + 1>> text(1, {"workload [unit]"});
+    for (int i = 0; i < num_impls; ++i) text[0][i + 1] = impl_names[i];
+    for (const Row& r : rows) {
+        if (r.label.empty()) continue;
+        auto& line = text.emplace_back();
+        line[0] = r.label;
+        for (int i = 0; i < num_impls; ++i) line[i + 1] = cell(rows, r, i);
+    }
+    std::array<std::size_t, num_impls + 1> w{};
+    for (const auto& line : text)
+        for (std::size_t c = 0; c < line.size(); ++c) w[c] = std::max(w[c], width(line[c]));
+    for (const auto& line : text) {
+        std::string out;
+        for (std::size_t c = 0; c < line.size(); ++c) out += pad(line[c], w[c] + 2);
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+        fmt::print("{}\n", out);
+    }
+}
+
+} // namespace cmp

@@ -1,0 +1,194 @@
+"""RC11's consistency axioms (Lahav, Vafeiadis, Kang, Hur, Dreyer, "Repairing Sequential
+Consistency in C/C++11", PLDI 2017, Section 3), over the executions of explore.py.
+
+An execution is consistent if
+  coherence     hb ; eco?  is irreflexive
+  atomicity     rmw ∩ (fr ; mo) = ∅       (by construction: explore puts an RMW right after the
+                                           write it read from in mo)
+  SC            psc is acyclic
+  no-thin-air   sb ∪ rf is acyclic        (only with nta=True)
+With nta=False this is the C++ model as RC11 repairs it, without the ban on load buffering:
+C11's LB outcome (Batty et al., "Mathematizing C++ Concurrency", POPL 2011) is allowed, as it is
+on ARMv8 and POWER. Relations are bit sets: rel[i] has bit j set when (i, j) is in rel.
+"""
+from explore import executions
+
+ACQ = ("acq", "acq_rel", "sc")
+REL = ("rel", "acq_rel", "sc")
+
+
+def _closure(rel):
+    rel = list(rel)
+    for k in range(len(rel)):
+        bit = 1 << k
+        rk = rel[k]
+        for i in range(len(rel)):
+            if rel[i] & bit:
+                rel[i] |= rk
+    return rel
+
+
+def _compose(a, b):
+    out = []
+    for row in a:
+        acc, j = 0, 0
+        while row:
+            if row & 1:
+                acc |= b[j]
+            row >>= 1
+            j += 1
+        out.append(acc)
+    return out
+
+
+def _union(*rels):
+    return [_or(rows) for rows in zip(*rels)]
+
+
+def _or(rows):
+    acc = 0
+    for r in rows:
+        acc |= r
+    return acc
+
+
+def _irreflexive(rel):
+    return all(not (row >> i) & 1 for i, row in enumerate(rel))
+
+
+def _acyclic(rel):
+    return _irreflexive(_closure(rel))
+
+
+def _bits(mask):
+    j = 0
+    while mask:
+        if mask & 1:
+            yield j
+        mask >>= 1
+        j += 1
+
+
+class Events:
+    """What depends on the events alone (one per combination of thread traces): sb, same-location
+    masks, and for each event the writes and the acquire fences after it in its thread."""
+
+    def __init__(self, events):
+        n = len(events)
+        self.events, self.n = events, n
+        self.sb = [_or(1 << j for j, b in enumerate(events)
+                       if (a.tid < 0 <= b.tid) or (a.tid == b.tid >= 0 and a.idx < b.idx))
+                   for a in events]
+        self.sameloc = [_or(1 << j for j, b in enumerate(events) if a.loc and b.loc == a.loc)
+                        for a in events]
+        writes = _or(1 << j for j, e in enumerate(events) if e.writes)
+        acq_fences = _or(1 << j for j, e in enumerate(events)
+                         if e.kind == "F" and e.order in ACQ)
+        self.writes_after = [self.sb[i] & writes for i in range(n)]
+        self.acqf_after = [self.sb[i] & acq_fences for i in range(n)]
+        self.sc = [e.order == "sc" for e in events]
+        self.fsc = [s and e.kind == "F" for s, e in zip(self.sc, events)]
+        self.fsc_mask = _or(1 << i for i in range(n) if self.fsc[i])
+        self.sb_neq = [self.sb[i] & ~self.sameloc[i] for i in range(n)]
+
+
+class Graph:
+    """The relations of one execution that depend on its events and rf only (sb, sw, hb)."""
+
+    def __init__(self, static, rf):
+        self.s, self.rf, self.n = static, rf, static.n
+        self.events, self.sb, self.sameloc = static.events, static.sb, static.sameloc
+        self.rfrel = [0] * self.n
+        readers = {}
+        for r, w in rf.items():
+            self.rfrel[w] |= 1 << r
+            readers.setdefault(w, []).append(r)
+        self.hb = _closure(_union(self.sb, self._sw(readers)))
+
+    def _rs(self, w, readers):
+        """The release sequence headed by w: w, its thread's later writes to the location, then
+        RMWs reading from those, transitively."""
+        ev = self.events
+        seq = [w] + list(_bits(self.s.writes_after[w] & self.sameloc[w]))
+        todo = list(seq)
+        while todo:
+            x = todo.pop()
+            for r in readers.get(x, []):
+                if ev[r].kind == "U" and r not in seq:
+                    seq.append(r)
+                    todo.append(r)
+        return seq
+
+    def _sw(self, readers):
+        ev, sw = self.events, [0] * self.n
+        for a, e in enumerate(ev):
+            if e.tid < 0 or e.order not in REL:
+                continue
+            if e.writes:
+                heads = [a]
+            elif e.kind == "F":
+                heads = list(_bits(self.s.writes_after[a]))
+            else:
+                continue
+            for h in heads:
+                for x in self._rs(h, readers):
+                    for r in readers.get(x, []):
+                        if ev[r].order in ACQ:
+                            sw[a] |= 1 << r
+                        sw[a] |= self.s.acqf_after[r]
+        return sw
+
+    def early_ok(self, nta):
+        """What can be judged before mo: hb is a partial order, no read reads from a write that
+        happens after it, and (with nta) no sb ∪ rf cycle."""
+        if not _irreflexive(self.hb) or not _irreflexive(_compose(self.hb, self.rfrel)):
+            return False
+        return not nta or _acyclic(_union(self.sb, self.rfrel))
+
+    def consistent(self, mo):
+        ev, n = self.events, self.n
+        morel = [0] * n
+        for ws in mo.values():
+            for k, w in enumerate(ws):
+                morel[w] = _or(1 << x for x in ws[k + 1:])
+        fr = [0] * n
+        for r, w in self.rf.items():
+            fr[r] = morel[w] & ~(1 << r)
+        eco = _closure(_union(self.rfrel, morel, fr))
+        hb = self.hb
+        if not _irreflexive(_compose(hb, eco)):
+            return False
+        sc, fsc, fsc_mask, sb_neq = self.s.sc, self.s.fsc, self.s.fsc_mask, self.s.sb_neq
+        hb_loc = [hb[i] & self.sameloc[i] for i in range(n)]
+        scb = _union(self.sb, _compose(_compose(sb_neq, hb), sb_neq), hb_loc, morel, fr)
+        left = [((1 << i) | hb[i]) if fsc[i] else (1 << i) if sc[i] else 0 for i in range(n)]
+        right = [((1 << j) if sc[j] else 0) | (hb[j] & fsc_mask) for j in range(n)]
+        psc = _compose(_compose(left, scb), right)
+        hb_eco_hb = _compose(_compose(hb, eco), hb)
+        for i in range(n):
+            if fsc[i]:
+                psc[i] |= (hb[i] | hb_eco_hb[i]) & fsc_mask
+        return _acyclic(psc)
+
+
+def consistent_executions(threads, init=None, nta=False):
+    """The executions of the program that RC11 (with or without no-thin-air) allows."""
+    cache = [None, None]
+
+    def prepare(events, rf):
+        if cache[0] is not events:
+            cache[:] = [events, Events(events)]
+        g = Graph(cache[1], rf)
+        return g if g.early_ok(nta) else None
+
+    return executions(threads, init, prepare, lambda g, mo: g.consistent(mo))
+
+
+def outcomes(threads, init=None, nta=False, observe=None):
+    """{outcome: one execution showing it}; the outcome is observe(execution), by default the
+    threads' return values."""
+    observe = observe or (lambda ex: ex.results)
+    seen = {}
+    for ex in consistent_executions(threads, init, nta):
+        seen.setdefault(observe(ex), ex)
+    return seen

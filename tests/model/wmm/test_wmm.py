@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Self-tests of the weak-memory explorer (run by ctest, label model): the enumeration, the
+axioms one at a time on small programs, and the deque model's bookkeeping."""
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import deque  # noqa: E402
+import litmus  # noqa: E402
+from explore import Execution, Event, _mo_orders, all_traces, executions, traces  # noqa: E402
+from rc11 import outcomes  # noqa: E402
+
+
+class EnumerationTest(unittest.TestCase):
+    def test_one_trace_per_guessed_value(self):
+        ts = traces(lambda m: m.load("x"), 0, {"x": {0, 1, 2}})
+        self.assertEqual(sorted(r for _, r in ts), [0, 1, 2])
+
+    def test_assume_cuts_a_trace(self):
+        def t(m):
+            m.assume(m.load("x") == 1)
+            return "ran"
+        self.assertEqual([r for _, r in traces(t, 0, {"x": {0, 1}})], ["ran"])
+
+    def test_domain_takes_stores_made_before_a_cut(self):
+        # T0 stores y = 1 only to be cut unless it reads x == 1; T1 copies y into x. The
+        # fixpoint must see T0's y = 1 although the first round cuts T0 after it.
+        def t0(m):
+            m.store("y", 1)
+            m.assume(m.load("x") == 1)
+
+        def t1(m):
+            m.store("x", m.load("y"))
+        per = all_traces([t0, t1], {})
+        self.assertEqual(len(per[0]), 1)
+        self.assertEqual(len(per[1]), 2)  # T1 reads y = 0 or 1
+
+    def test_mo_keeps_program_order_and_puts_an_rmw_after_its_source(self):
+        init = Event(-1, 0, "W", "x", wval=0)
+        a, b = Event(0, 0, "W", "x", wval=1), Event(0, 1, "W", "x", wval=2)
+        u = Event(1, 0, "U", "x", rval=0, wval=5)
+        events = [init, a, b, u]
+        orders = list(_mo_orders(events, [0, 1, 2, 3], {3: 0}))
+        self.assertEqual(orders, [[0, 3, 1, 2]])
+
+    def test_two_rmws_cannot_read_the_same_write(self):
+        init = Event(-1, 0, "W", "x", wval=0)
+        u1, u2 = Event(0, 0, "U", "x", rval=0, wval=1), Event(1, 0, "U", "x", rval=0, wval=1)
+        self.assertEqual(list(_mo_orders([init, u1, u2], [0, 1, 2], {1: 0, 2: 0})), [])
+
+    def test_without_axioms_every_candidate_comes_out(self):
+        # SB with seq_cst: 4 outcomes as candidates, 3 of them consistent.
+        prog = litmus.sb("sc", "sc")
+        self.assertEqual(len({ex.results for ex in executions(prog)}), 4)
+        self.assertEqual(set(outcomes(prog)), {(0, 1), (1, 0), (1, 1)})
+
+
+class AxiomTest(unittest.TestCase):
+    def test_read_read_coherence(self):
+        def writer(m):
+            m.store("x", 1)
+
+        def reader(m):
+            return m.load("x"), m.load("x")
+        self.assertNotIn((None, (1, 0)), outcomes([writer, reader]))
+        self.assertIn((None, (0, 1)), outcomes([writer, reader]))
+
+    def test_atomicity_two_exchanges_never_both_read_0(self):
+        def swap(v):
+            return lambda m: m.exchange("x", v)
+        seen = outcomes([swap(1), swap(2)], observe=lambda ex: ex.results + (ex.final("x"),))
+        self.assertEqual(set(seen), {(0, 1, 2), (2, 0, 1)})
+
+    def test_a_growing_domain_is_an_error(self):
+        def count(m):
+            m.store("x", m.load("x") + 1)
+        with self.assertRaisesRegex(ValueError, "does not converge"):
+            all_traces([count], {})
+
+    def test_cas_fails_on_another_value(self):
+        def t(m):
+            return m.cas("x", 0, 1)
+        self.assertEqual(set(outcomes([t, t])), {((True, 0), (False, 1)),
+                                                 ((False, 1), (True, 0))})
+
+    def test_release_acquire_message_passing_exact_outcomes(self):
+        self.assertEqual(set(outcomes(litmus.mp("rel", "acq"))),
+                         {(None, (0, 0)), (None, (0, 1)), (None, (1, 1))})
+
+    def test_no_thin_air_is_the_only_difference_on_lb(self):
+        prog = litmus.lb("rlx", "rlx")
+        self.assertEqual(set(outcomes(prog, nta=False)) - set(outcomes(prog, nta=True)),
+                         {(1, 1)})
+
+    def test_the_litmus_table_agrees(self):
+        self.assertEqual(litmus.main([]), 0)
+        self.assertEqual(litmus.main(["XX"]), 2)
+
+
+def fake(results, top, bottom):
+    ev = [Event(-1, 0, "W", "top", wval=top), Event(-1, 0, "W", "bottom", wval=bottom)]
+    return Execution(ev, {}, {"top": [0], "bottom": [1]}, results)
+
+
+class DequeTest(unittest.TestCase):
+    def test_violation_bookkeeping(self):
+        self.assertEqual(deque.violation(fake((2, 1, None), 1, 1), 2), "")
+        self.assertEqual(deque.violation(fake((None, 1, None), 1, 2), 2), "")  # job 2 left
+        self.assertEqual(deque.violation(fake((2, 1, 2), 2, 1), 2), "job 2 taken twice")
+        self.assertEqual(deque.violation(fake((2, 2), 2, 2), 2), "job 1 lost, job 2 taken twice")
+        self.assertIn("a take returned 0", deque.violation(fake((2, 0, None), 1, 1), 2))
+
+    def test_variants_are_the_catalogue_rows(self):
+        text = (Path(__file__).resolve().parents[2] / "mutants" / "catalogue.ini").read_text()
+        for v, what in deque.VARIANTS.items():
+            if v != "none":
+                with self.subTest(v):
+                    self.assertIn("[" + what.split("(")[1].rstrip(")") + "]", text)
+
+    def test_usage(self):
+        self.assertEqual(deque.main(["NO_SUCH"]), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
