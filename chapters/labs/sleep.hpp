@@ -37,16 +37,21 @@ public:
     template <class HasWork>
     bool sleep(HasWork&& has_work) {
         // LAB: lock step 1: lock the sleep mutex
+        #error "lab: step lock is not written yet (write it, then delete this line)"
         // LAB_END: lock
         // LAB: register step 2: register as a sleeper
+        #error "lab: step register is not written yet (write it, then delete this line)"
         // LAB_END: register
         // LAB: fence step 3: the fence that pairs with the publisher's
+        #error "lab: step fence is not written yet (write it, then delete this line)"
         // LAB_END: fence
         if constexpr (!sabotage::no_recheck) {               // [NO_RECHECK] skips step 4
             // LAB: recheck step 4: re-check for work; if there is some, unregister and return false
+            #error "lab: step recheck is not written yet (write it, then delete this line)"
             // LAB_END: recheck
         }
         // LAB: wait step 5: wait once, then count yourself out if no waker did
+        #error "lab: step wait is not written yet (write it, then delete this line)"
         // LAB_END: wait
     }
     // ANCHOR_END: sleep
@@ -56,10 +61,9 @@ public:
     // Returns the sleepers it read (the recorder's "read 0 sleepers" comes from here).
     // ANCHOR: new_injected_job
     std::uint64_t new_injected_job() {
-        std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
-        const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
-        if (sleepers > 0) wake(false);
-        return sleepers;
+        // LAB: injected publish side: fence, read the sleepers, wake one if any, return them
+        #error "lab: step injected is not written yet (write it, then delete this line)"
+        // LAB_END: injected
     }
     // ANCHOR_END: new_injected_job
 
@@ -77,10 +81,9 @@ public:
     // Returns the sleepers it read.
     // ANCHOR: latch_is_set
     std::uint64_t latch_is_set() {
-        std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
-        const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
-        if (sleepers > 0) wake(true);
-        return sleepers;
+        // LAB: latch publish side: fence, read the sleepers, wake all if any, return them
+        #error "lab: step latch is not written yet (write it, then delete this line)"
+        // LAB_END: latch
     }
     // ANCHOR_END: latch_is_set
 
@@ -98,6 +101,7 @@ private:
     // ANCHOR: wake
     void wake(bool all) {
         // LAB: wake the waker: lock, count the sleeper(s) out, notify
+        #error "lab: step wake is not written yet (write it, then delete this line)"
         // LAB_END: wake
         probe(Probe::notified, this, all); // before the unlock: the woken thread needs the mutex
     }

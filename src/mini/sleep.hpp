@@ -72,10 +72,12 @@ public:
     // Returns the sleepers it read (the recorder's "read 0 sleepers" comes from here).
     // ANCHOR: new_injected_job
     std::uint64_t new_injected_job() {
+        // LAB: injected publish side: fence, read the sleepers, wake one if any, return them
         std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
         const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
         if (sleepers > 0) wake(false);
         return sleepers;
+        // LAB_END: injected
     }
     // ANCHOR_END: new_injected_job
 
@@ -93,10 +95,12 @@ public:
     // Returns the sleepers it read.
     // ANCHOR: latch_is_set
     std::uint64_t latch_is_set() {
+        // LAB: latch publish side: fence, read the sleepers, wake all if any, return them
         std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
         const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
         if (sleepers > 0) wake(true);
         return sleepers;
+        // LAB_END: latch
     }
     // ANCHOR_END: latch_is_set
 

@@ -6,10 +6,12 @@ A hole is marked in the source, in any comment style, like an mdBook anchor:
     ...the lines the reader writes...
     // LAB_END: recheck
 
-The skeleton (chapters/labs/<file>) is the source with every hole's lines removed and its two
-marker lines kept, so the reader sees where each step goes and what it is. It is generated, never
-edited: `python3 tests/docs/chapters.py check` reports a stale one, `update` rewrites it. The
-round trip (the holes filled with the source's lines give the source) is tested in test_labs.py.
+The skeleton (chapters/labs/<file>) is the source with every hole's lines replaced by one hole
+statement, `#error "lab: ..."`, between its two marker lines: the reader sees where each step
+goes and what it is, and a skeleton compiled as it is fails at the first step left empty (the
+grader, tests/labs/grade.py, reports such a hole as `missing` without compiling it). It is
+generated, never edited: `python3 tests/docs/chapters.py check` reports a stale one, `update`
+rewrites it. The round trip (the holes filled with the source's lines give the source) is tested in test_labs.py.
 Marker lines never show in the chapters' snippets (chapters.py leaves them out of regions).
 """
 import re
@@ -72,14 +74,31 @@ def fill(text, bodies):
     return "\n".join(out)
 
 
+def hole_statement(name, indent):
+    """The line an unwritten hole holds: it fails to compile, naming the hole."""
+    return f'{indent}#error "lab: step {name} is not written yet (write it, then delete this line)"'
+
+
+HOLE_STATEMENT = re.compile(r'^\s*#error "lab: step ')
+
+
 def skeleton(source):
-    """The source with every hole emptied."""
-    return fill(source, {name: [] for name, _, _ in holes(source)})
+    """The source with every hole's lines replaced by its hole statement, indented like the
+    hole's first marker."""
+    lines, bodies = source.split("\n"), {}
+    for line in lines:
+        s = START.search(line)
+        if s:
+            bodies[s.group(1)] = [hole_statement(s.group(1), line[:len(line) - len(line.lstrip())])]
+    holes(source)  # raises on bad markers
+    return fill(source, bodies)
 
 
 def is_empty(body):
-    """A hole the reader has not filled: nothing but blank lines and // comments."""
-    return all(not l.strip() or l.strip().startswith("//") for l in body)
+    """A hole the reader has not written: nothing but blank lines, // comments and the hole
+    statement."""
+    return all(not l.strip() or l.strip().startswith("//") or HOLE_STATEMENT.match(l)
+               for l in body)
 
 
 def stale(root=REPO, update=False):

@@ -25,7 +25,9 @@ class Labs(unittest.TestCase):
         sk = labs.skeleton(SRC)
         self.assertNotIn("x = 1", sk)
         self.assertNotIn("z = 3", sk)
-        self.assertIn("// LAB: two the second\n    // LAB_END: two", sk)
+        self.assertIn("// LAB: two the second\n"
+                      '    #error "lab: step two is not written yet (write it, then delete this '
+                      'line)"\n    // LAB_END: two', sk)
         self.assertTrue(all(labs.is_empty(b) for _, _, b in labs.holes(sk)))
 
     def test_round_trip(self):
@@ -35,6 +37,8 @@ class Labs(unittest.TestCase):
     def test_is_empty(self):
         self.assertTrue(labs.is_empty(["", "   // TODO"]))
         self.assertFalse(labs.is_empty(["  f(); // TODO"]))
+        self.assertTrue(labs.is_empty([labs.hole_statement("x", "  ")]))
+        self.assertFalse(labs.is_empty([labs.hole_statement("x", "  "), "  f();"]))
 
     def test_bad_markers(self):
         for text in ["// LAB: a\n", "// LAB_END: a\n", "// LAB: a\n// LAB: b\n",
