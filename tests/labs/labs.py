@@ -11,7 +11,8 @@ statement, `#error "lab: ..."`, between its two marker lines: the reader sees wh
 goes and what it is, and a skeleton compiled as it is fails at the first step left empty (the
 grader, tests/labs/grade.py, reports such a hole as `missing` without compiling it). It is
 generated, never edited: `python3 tests/docs/chapters.py check` reports a stale one, `update`
-rewrites it. The round trip (the holes filled with the source's lines give the source) is tested in test_labs.py.
+rewrites it. The round trip (the holes filled with the source's lines give the source) is tested
+in test_labs.py.
 Marker lines never show in the chapters' snippets (chapters.py leaves them out of regions).
 """
 import re
@@ -19,7 +20,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 # The labs: source file -> skeleton, both relative to the repository root.
-LABS = {"sleep": ("src/mini/sleep.hpp", "chapters/labs/sleep.hpp")}
+LABS = {"sleep": ("src/mini/sleep.hpp", "chapters/labs/sleep.hpp"),
+        "join": ("src/mini/join.hpp", "chapters/labs/join.hpp"),
+        "splitter": ("src/mini/splitter.hpp", "chapters/labs/splitter.hpp")}
 START = re.compile(r"\bLAB:[ \t]*([A-Za-z0-9_-]+)")
 END = re.compile(r"\bLAB_END:[ \t]*([A-Za-z0-9_-]+)")
 
