@@ -124,7 +124,7 @@ class Grader:
         self.lab, self.scratch, self.progress = lab, scratch, progress
         scratch.mkdir(parents=True, exist_ok=True)
         mutants.sync_scratch(labs.REPO, scratch)
-        for other, (src, _) in labs.LABS.items():  # a previous grading's file, back to the source
+        for src, _ in labs.LABS.values():  # a previous grading's file, back to the source
             (scratch / src).write_text((labs.REPO / src).read_text())
         self.log = scratch / "labs.log"
         self.presets = Presets(scratch, self.log)
@@ -165,10 +165,16 @@ class Grader:
             return [f"{t}.{n}" for t in self.lab.tests for n in ns]
         regex = "^(" + "|".join(self.lab.tests) + ")[.]" if names is None else ctest_regex(
             full(names))
-        args = ["-L", label, "-R", regex] + (["-E", ctest_regex(full(exclude))] if exclude else [])
+        args = ["-L", label, "-R", regex, "--stop-on-failure"] + (
+            ["-E", ctest_regex(full(exclude))] if exclude else [])
         rc, out = self.presets.ctest(preset, args)
         if rc != 0 and "No tests were found" not in out:
             return failure_detail(out)
+        ran = re.search(r"tests passed, \d+ tests? failed out of (\d+)", out)
+        if rc != 0 or not ran or (names is not None and int(ran.group(1)) != len(names)):
+            # a test renamed or gone: a check that runs nothing must not pass anything
+            raise RuntimeError(f"lab {self.lab.name}: ctest {' '.join(args)} did not run the "
+                               f"tests it names (see {self.log})")
         return None
 
     def unit(self, text):
@@ -255,7 +261,7 @@ class Grader:
                 for n, msg in blamed.items():
                     out[n] = v.Verdict(n, "", "wrong", name, f"does not compile: {msg}")
             else:
-                alone = {n: failed} if len(undecided) == 1 else {}
+                alone = {undecided[0]: failed} if len(undecided) == 1 else {}
                 for n in (undecided if len(undecided) > 1 else []):
                     self.say(f"{name}: step {n} alone, the others from the source")
                     f = check(labs.fill(self.source, {n: bodies[n]}))
