@@ -21,103 +21,15 @@ import hashlib
 import re
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import labs
 import verdicts as v
+from labtable import LABS
 
 sys.path.insert(0, str(labs.REPO / "tests" / "mutants"))
 import mutants  # noqa: E402  the scratch copy, the model check and the symptoms
 from presets import Presets  # noqa: E402
-
-CH1, CH2, CH3 = "chapters/01-pool.md", "chapters/02-join.md", "chapters/03-splitter.md"
-
-
-@dataclass
-class Lab:
-    name: str
-    tests: tuple  # test executables: their ctests are the unit and forced checks
-    forced: tuple  # the ctest names (after "exe.") that force an interleaving
-    stress: tuple  # driver command lines, run under their watchdog
-    titles: dict  # hole -> (title, section to re-read)
-
-    @property
-    def source(self):
-        return labs.LABS[self.name][0]
-
-    @property
-    def skeleton(self):
-        return labs.LABS[self.name][1]
-
-
-SLEEP = f"{CH1}#the-sleep-protocol"
-LABS = {
-    "sleep": Lab("sleep", ("test_pool", "test_sleep", "test_latch"),
-                 ("the re-check catches a job published between the last search and registering",
-                  "the re-check sees the terminate latch set between the last search and "
-                  "registering", "the waker counts the sleeper out before the woken worker runs"),
-                 (("lost_wakeup", "2", "4", "20000", "3", "--watchdog", "10"),
-                  ("fib", "2", "25", "10", "3")),
-                 {"lock": ("step 1, lock", SLEEP), "register": ("step 2, register", SLEEP),
-                  "fence": ("step 3, the fence", f"{CH1}#15-why-the-fence-the-model"),
-                  "recheck": ("step 4, the re-check",
-                              f"{CH1}#14-breaking-it-the-no-recheck-preset"),
-                  "wait": ("step 5, wait", SLEEP),
-                  "injected": ("publish side, new_injected_job", SLEEP),
-                  "latch": ("publish side, latch_is_set", SLEEP),
-                  "wake": ("the waker, wake", f"{CH1}#the-choices")}),
-    "join": Lab("join", ("test_join",),
-                ("an owner whose B was stolen runs other jobs while it waits",
-                 "a push onto a non-empty deque wakes a sleeper, which takes the stranded B1"),
-                (("fib", "2", "27", "10", "3"),),
-                {"push": ("step 1, push B and run A", f"{CH2}#the-code"),
-                 "popback": ("step 2, pop B back", f"{CH2}#breaking-it-block-on-b"),
-                 "stolen": ("step 3, work while a stolen B runs",
-                            f"{CH2}#breaking-it-wait-without-working"),
-                 "inline": ("step 4, run a popped B inline", f"{CH2}#the-code"),
-                 "other": ("step 5, run a job A left above B", f"{CH2}#the-code")}),
-    "splitter": Lab("splitter", ("test_splitter",),
-                    ("a forced steal makes the stolen piece split again",),
-                    (("splits", "sum", "2", "1000000", "3"), ("splits", "count", "1", "1048576",
-                                                              "5")),
-                    {"migrated": ("step 1, reset when migrated",
-                                  f"{CH3}#breaking-it-ignore-migrated"),
-                     "halve": ("step 2, halve the splits",
-                               f"{CH3}#try_split-three-lines-from-rayon"),
-                     "bridge": ("step 3, the bridge", f"{CH3}#the-bridge")}),
-}
-
-
-def ctest_regex(names):
-    """A ctest -R regex matching exactly these test names."""
-    return "^(" + "|".join(re.sub(r"([.\[\]()*+?^$|\\])", r"\\\1", n) for n in names) + ")$"
-
-
-# The watchdog's diagnosis of the replayed events (src/instrument/timeline.cpp), not its other
-# lines.
-DIAGNOSIS = re.compile(r"WATCHDOG: (?!no progress|the last|deadlock, exiting)([^\n]*)")
-
-
-def failure_detail(out):
-    """What a failed ctest or driver said: the first failing test, how it ended, the check's
-    expansion, and the watchdog's diagnosis of the replayed events."""
-    parts = []
-    test = re.search(r"\d+ - (\S+\.[^\n]*?) \((Failed|Timeout|[^)]*)\)", out)
-    if test:
-        parts.append(f"`{test.group(1)}`")
-    how = mutants.symptom(out)
-    parts.append({"watchdog": "hung: the watchdog ended it (exit 3)",
-                  "ctest timeout": "hung past the ctest timeout",
-                  "assertion": "a check failed"}.get(how, how))
-    check = re.search(r"((?:CHECK|REQUIRE)\w*\( .* \))\nwith expansion:\n\s*([^\n]*)", out)
-    if check:
-        parts.append(f"{check.group(1)} with {check.group(2)}")
-    diag = DIAGNOSIS.search(out)
-    if diag:
-        parts.append(f"the watchdog's replay: {diag.group(1)}")
-    return ", ".join(parts)
-
 
 class Grader:
     def __init__(self, lab, scratch, tsan=False, progress=True):
@@ -163,13 +75,13 @@ class Grader:
             return "does not compile: " + next(iter(failed.values()))
         def full(ns):
             return [f"{t}.{n}" for t in self.lab.tests for n in ns]
-        regex = "^(" + "|".join(self.lab.tests) + ")[.]" if names is None else ctest_regex(
+        regex = "^(" + "|".join(self.lab.tests) + ")[.]" if names is None else v.ctest_regex(
             full(names))
         args = ["-L", label, "-R", regex, "--stop-on-failure"] + (
-            ["-E", ctest_regex(full(exclude))] if exclude else [])
+            ["-E", v.ctest_regex(full(exclude))] if exclude else [])
         rc, out = self.presets.ctest(preset, args)
         if rc != 0 and "No tests were found" not in out:
-            return failure_detail(out)
+            return v.failure_detail(out)
         ran = re.search(r"tests passed, \d+ tests? failed out of (\d+)", out)
         if rc != 0 or not ran or (names is not None and int(ran.group(1)) != len(names)):
             # a test renamed or gone: a check that runs nothing must not pass anything
@@ -192,7 +104,7 @@ class Grader:
             if rc != 0:
                 how = {3: "hung: the watchdog ended it (exit 3)", 1: "a wrong result (exit 1)",
                        None: "killed after 120 s"}.get(rc, f"exit {rc}")
-                diag = DIAGNOSIS.search(out or "")
+                diag = v.DIAGNOSIS.search(out or "")
                 return (f"`{' '.join(argv)}` {how}"
                         + (f", the watchdog's replay: {diag.group(1)}" if diag else ""))
         return None

@@ -42,7 +42,8 @@ class Labs(unittest.TestCase):
 
     def test_bad_markers(self):
         for text in ["// LAB: a\n", "// LAB_END: a\n", "// LAB: a\n// LAB: b\n",
-                     "// LAB: a\n// LAB_END: b\n", "// LAB: a\n// LAB_END: a\n// LAB: a\n// LAB_END: a"]:
+                     "// LAB: a\n// LAB_END: b\n",
+                     "// LAB: a\n// LAB_END: a\n// LAB: a\n// LAB_END: a"]:
             with self.assertRaises(labs.LabError, msg=text):
                 labs.holes(text)
 

@@ -95,19 +95,19 @@ class Holes(unittest.TestCase):
 
 class Grade(unittest.TestCase):
     def test_ctest_regex_matches_names_literally(self):
-        self.assertEqual(grade.ctest_regex(["t.a (b) c."]), r"^(t\.a \(b\) c\.)$")
+        self.assertEqual(v.ctest_regex(["t.a (b) c."]), r"^(t\.a \(b\) c\.)$")
 
     def test_failure_detail(self):
         out = ("19/19 Test #19: test_sleep.the waker counts ... ***Failed    0.20 sec\n"
                "  CHECK( sleepers_at_notify == 0 )\nwith expansion:\n  1 == 0\n\n"
                "FAILED:\nThe following tests FAILED:\n\t 19 - test_sleep.the waker (Failed)\n")
-        self.assertEqual(grade.failure_detail(out), "`test_sleep.the waker`, a check failed, "
+        self.assertEqual(v.failure_detail(out), "`test_sleep.the waker`, a check failed, "
                          "CHECK( sleepers_at_notify == 0 ) with 1 == 0")
         out = ("WATCHDOG: no progress for 3.0 s while x: y\nWATCHDOG: the last 9 events of each "
                "thread\nWATCHDOG: lost wake-up: job 1 was injected\n"
                "WATCHDOG: deadlock, exiting with code 3\n"
                "\t 17 - test_pool.the re-check catches (Failed)\n")
-        self.assertEqual(grade.failure_detail(out), "`test_pool.the re-check catches`, hung: the "
+        self.assertEqual(v.failure_detail(out), "`test_pool.the re-check catches`, hung: the "
                          "watchdog ended it (exit 3), the watchdog's replay: lost wake-up: job 1 "
                          "was injected")
 

@@ -1,5 +1,6 @@
 """The labs' grader, the part that needs no build: which holes the reader wrote, which catalogue
-row lives in which hole, what the model check reads, and how a verdict is printed.
+row lives in which hole, what the model check reads, what a failed run said, and how a verdict
+is printed.
 
 grade.py runs the checks; this module decides what their results say about each step, and is
 unit-tested by test_verdicts.py.
@@ -13,6 +14,7 @@ import labs
 
 sys.path.insert(0, str(labs.REPO / "tests" / "mutants"))
 import catalogue  # noqa: E402  the catalogue of broken variants (tests/mutants/catalogue.ini)
+from mutants import symptom  # noqa: E402  how a check failed, as the mutant matrix says it
 
 CATALOGUE = labs.REPO / "tests" / "mutants" / "catalogue.ini"
 TOKEN = re.compile(r"[A-Za-z_]\w*|\d\w*|::|->|&&|\|\||[^\s\w]")
@@ -138,3 +140,33 @@ def model_detail(row, symptom, missing=False):
     m = row.mutant
     what = "without it" if missing else f"without `{row.shown}` standing as a statement"
     return f"{what}, the model ({m.model.file} {m.model.variant}) finds {symptom}: {m.breaks}"
+
+
+def ctest_regex(names):
+    """A ctest -R regex matching exactly these test names."""
+    return "^(" + "|".join(re.sub(r"([.\[\]()*+?^$|\\])", r"\\\1", n) for n in names) + ")$"
+
+
+# The watchdog's diagnosis of the replayed events (src/instrument/timeline.cpp), not its other
+# lines.
+DIAGNOSIS = re.compile(r"WATCHDOG: (?!no progress|the last|deadlock, exiting)([^\n]*)")
+
+
+def failure_detail(out):
+    """What a failed ctest or driver said: the first failing test, how it ended, the check's
+    expansion, and the watchdog's diagnosis of the replayed events."""
+    parts = []
+    test = re.search(r"\d+ - (\S+\.[^\n]*?) \((Failed|Timeout|[^)]*)\)", out)
+    if test:
+        parts.append(f"`{test.group(1)}`")
+    how = symptom(out)
+    parts.append({"watchdog": "hung: the watchdog ended it (exit 3)",
+                  "ctest timeout": "hung past the ctest timeout",
+                  "assertion": "a check failed"}.get(how, how))
+    check = re.search(r"((?:CHECK|REQUIRE)\w*\( .* \))\nwith expansion:\n\s*([^\n]*)", out)
+    if check:
+        parts.append(f"{check.group(1)} with {check.group(2)}")
+    diag = DIAGNOSIS.search(out)
+    if diag:
+        parts.append(f"the watchdog's replay: {diag.group(1)}")
+    return ", ".join(parts)
