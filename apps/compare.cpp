@@ -1,4 +1,4 @@
-// compare: the workbook's pool side by side with rayon, oneTBB and OpenMP (chapter 5).
+// compare: the workbook's pool side by side with rayon, oneTBB and OpenMP (chapter 6).
 //
 // Four workloads, each run by plain serial code, the workbook's pool (mini), rayon itself (the
 // Rust crate apps/rayon/), oneTBB and OpenMP in this one process; within every run the

@@ -6,7 +6,7 @@
   python3 apps/compare_instructions.py --self-test
 
 A timing on a shared 2-core machine moves by tens of percent from one minute to the next; the
-number of instructions a workload executes does not. This runs `compare` twice (chapter 5):
+number of instructions a workload executes does not. This runs `compare` twice (chapter 6):
 
 1. natively, `compare THREADS RUNS --rows join1,trip`, for the timings (medians of RUNS runs);
 2. under `valgrind --tool=callgrind`, one run, where compare brackets each workload with client

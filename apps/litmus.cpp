@@ -4,7 +4,7 @@
 //
 // If neither thread saw the other's store (r0 and r1 both older than this trial), the store of
 // each was still in its core's store buffer when the load ran: a store moved after a later load.
-// The sleep protocol of chapter 1 is this shape (the worker registers then re-checks for work, the
+// The sleep protocol of chapter 2 is this shape (the worker registers then re-checks for work, the
 // publisher pushes work then reads the sleeper count), so both-old there is a lost wake-up.
 // Three orders between the store and the load:
 //   none    a compiler barrier only: both-old is allowed, and x86 shows it;

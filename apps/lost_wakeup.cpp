@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
     std::atomic<std::uint64_t> done{0}; // round trips completed, over all runs: the progress
     // Read by the watchdog's report: the pool of the current run while its producers run, null
     // once they are done and the pool is being destroyed (a worker that sleeps through the
-    // terminate latch hangs it there, chapter 1).
+    // terminate latch hangs it there, chapter 2).
     std::atomic<mini::ThreadPool*> current{nullptr};
     std::atomic<std::size_t> run{0};
     mini::Watchdog dog(

@@ -56,7 +56,7 @@ Count count_run(mini::ThreadPool& pool, std::size_t len, std::size_t work) {
     return c;
 }
 
-// Leaves when nothing is stolen (chapter 3): a perfect tree of depth bit_width(T) inside the pool;
+// Leaves when nothing is stolen (chapter 4): a perfect tree of depth bit_width(T) inside the pool;
 // from outside, the injected first join marks both halves migrated, each resets to T and splits
 // once more: four times as many. With IGNORE_MIGRATED nothing resets and both are 2^bit_width(T).
 std::size_t theory(std::size_t threads, bool outside) {

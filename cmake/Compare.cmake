@@ -1,4 +1,4 @@
-# The two runtimes that `compare` (chapter 5) measures the workbook's pool against. Both are
+# The two runtimes that `compare` (chapter 6) measures the workbook's pool against. Both are
 # optional: a missing one is reported here, and its column of the table says why it is empty.
 # Only the `compare` target links them (mini_compare_runtimes below), never the `mini` library.
 #

@@ -9,7 +9,7 @@
 # threads on the host's cores, so an x86 host executes every load and store with x86's strong
 # ordering (TSO); a missing acquire or release that a real ARM core would reorder is never
 # reordered here. The evidence for the fences is the SPIN model of the sleep protocol
-# (tests/model, chapter 1) and the store-buffering litmus test of chapter 1, not this preset.
+# (tests/model, chapter 2) and the store-buffering litmus test of chapter 2, not this preset.
 #
 # Libraries: no arm64 packages are needed. CLI11 and Catch2 2.13 are header-only (the tests
 # compile Catch2's main themselves, tests/catch_main.cpp) and fmt is used header-only

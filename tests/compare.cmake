@@ -1,4 +1,4 @@
-# The comparison benchmark (apps/compare.cpp, chapter 5). Timings are never asserted: the smoke
+# The comparison benchmark (apps/compare.cpp, chapter 6). Timings are never asserted: the smoke
 # test only checks that every workload of every implementation built here computes the right result.
 if(TARGET compare)
     mini_add_expect_test(NAME driver.compare.smoke LABELS driver TIMEOUT 120 BROKEN_BY NO_RECHECK BLOCK_WAIT

@@ -51,7 +51,7 @@ void stolen_b_throws(mini::ThreadPool& pool) { // two threads: A keeps the owner
         FrameGuard guard;
         mini::join(
             [&] {
-                // Hand-off, not a sleep: each injection wakes a sleeper for certain (chapter 1),
+                // Hand-off, not a sleep: each injection wakes a sleeper for certain (chapter 2),
                 // and a woken worker steals before it looks at the injector.
                 while (!b_started.load()) {
                     test::wake_a_worker(pool);

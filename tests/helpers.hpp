@@ -33,7 +33,7 @@ inline std::string describe(const mini::Stats& s) {
 }
 
 // A job that does nothing, injected to wake a sleeping worker: injection wake-ups are never lost
-// (that is chapter 1), while a push onto a worker's own deque may wake nobody (by design). Tests
+// (that is chapter 2), while a push onto a worker's own deque may wake nobody (by design). Tests
 // that need a second worker awake to force a steal inject one of these first.
 inline void wake_a_worker(mini::ThreadPool& pool) {
     pool.inject(mini::JobRef{nullptr, [](void*) noexcept {}});

@@ -41,6 +41,10 @@ Forced force_steal(ThreadPool& pool, ThenB then_b) {
     Forced f{};
     std::atomic<bool> b_started{false};
     const mini::Stats before = mini::stats(pool);
+    // A pool where nobody steals B would leave A spinning for good: end it with exit 3.
+    mini::Watchdog dog(
+        "A waiting for a thief to start B", test::watchdog_time,
+        [&] { return mini::stats(pool).executed; }, [&] { return test::describe(mini::stats(pool)); });
     pool.install([&] {
         mini::join_context(
             [&](FnContext ctx) {

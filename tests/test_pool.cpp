@@ -199,7 +199,7 @@ TEST_CASE("the re-check catches a job published between the last search and regi
 // The latch half of the re-check, forced the same way. The pool's destructor sets the terminate
 // latch while the only worker is held in the window; the setter sees no sleeper and wakes nobody.
 // With the re-check the worker sees the latch and leaves; without it, it waits for a notify that
-// never comes and the destructor's join hangs (chapter 1 measured this hang with 4 and 12 workers).
+// never comes and the destructor's join hangs (chapter 2 measured this hang with 4 and 12 workers).
 namespace {
 std::atomic<bool> terminate_armed{false}, worker_is_held{false};
 std::binary_semaphore worker_held{0}, terminate_set{0};

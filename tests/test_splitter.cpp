@@ -1,6 +1,7 @@
-// The adaptive splitter: leaf counts as chapter 3 derives them, exact coverage, the minimum
+// The adaptive splitter: leaf counts as chapter 4 derives them, exact coverage, the minimum
 // length, and what a steal does to the count.
 #include <mini/splitter.hpp>
+#include <instrument/watchdog.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -52,6 +53,10 @@ bool covers_exactly(const std::vector<std::pair<std::size_t, std::size_t>>& ls, 
 // that worker can only do by stealing from the left spine's deque.
 std::size_t count_with_forced_steal(ThreadPool& pool, std::size_t len) {
     std::atomic<bool> stolen_leaf_ran{false};
+    // A pool where nobody steals would leave leaf 0 spinning for good: end it with exit 3.
+    mini::Watchdog dog(
+        "leaf 0 waiting for a thief to run a leaf", test::watchdog_time,
+        [&] { return mini::stats(pool).executed; }, [&] { return test::describe(mini::stats(pool)); });
     return pool.install([&] {
         const auto first_thread = std::this_thread::get_id();
         return mini::count_leaves(pool, 0, len, [&](std::size_t i) {

@@ -13,7 +13,7 @@ WorkerThread::WorkerThread(ThreadPool& pool, std::size_t index)
 // push onto a non-empty deque always wakes one, since the jobs already there were not enough to
 // draw a thief; onto an empty deque only if no awake idle worker will find it. We keep one count
 // (sleepers) and no count of awake idle workers, so we wake one in both cases (a trial build
-// with rayon's count was no faster: chapter 5, 5.3). Waking only when the deque was empty (the
+// with rayon's count was no faster: chapter 6). Waking only when the deque was empty (the
 // old rule) strands a job: if that first push read 0 sleepers, because a worker was between its
 // last search and registering, every later push finds the deque non-empty and wakes nobody,
 // while the new sleeper's re-check looks at no deque.

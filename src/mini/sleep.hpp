@@ -85,9 +85,11 @@ public:
     // explained at WorkerThread::push). No fence, as in rayon: a missed wake-up here only costs
     // parallelism, since the pusher pops the job back and runs it itself if nobody steals it, and
     // the next push looks again.
+    // ANCHOR: new_internal_job
     void new_internal_job() {
         if (sleepers_.load(std::memory_order_relaxed) > 0) wake(false);
     }
+    // ANCHOR_END: new_internal_job
 
     // After a latch was set. notify_all: with one condition variable we cannot wake the one thread
     // that waits on this latch, and a notify_one could wake another sleeper, which would find

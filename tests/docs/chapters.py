@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """chapters.py -- every code block and console block of the chapters, tied to where it comes from.
 
-  python3 tests/docs/chapters.py check  [--snippets | --console] [--slow] [--manual] [FILE.md ...]
-  python3 tests/docs/chapters.py update [--snippets | --console] [--slow] [--manual] [FILE.md ...]
+  python3 tests/docs/chapters.py check  [--snippets | --console] [--slow] [FILE.md ...]
+  python3 tests/docs/chapters.py update [--snippets | --console] [--slow] [FILE.md ...]
+  python3 tests/docs/chapters.py words  [FILE.md ...]
 
 Code blocks (snippets): the line before a fence says where the block comes from,
     <!-- snippet: src/mini/pool.hpp:find_work -->   body == that file's region `find_work`
@@ -19,13 +20,15 @@ stderr joined to stdout. The options after the command are all optional, each af
                (numbers become #, runs of blanks one blank); RE must not contain ` | ` (may repeat)
   timeout S    seconds before the command is killed (default 120)
   slow         run only with --slow (the full check of .ci/run), not by ctest
-  manual       never run unless --manual is given (the tour, whole workflows)
+Every block runs in CI: there is no option that exempts one (a marker still saying `manual` is a
+problem), so a block too slow for CI is shortened or cut.
 A command that names a build tree (build/NAME/..., ctest --preset NAME) that does not exist is
 skipped, not failed. The checkout's absolute path in the output is written as `.`.
 
 check reports every problem with file:line and exits 1; update rewrites what it can (only files
 that change are written) and still fails on what it cannot fix. Files default to chapters/*.md
-and, for console blocks, README.md too.
+and, for console blocks, README.md too. words counts each chapter's prose (words.py) and exits 1
+when a main-path chapter (chapters/[0-9]*.md) or the main path as a whole is over its budget.
 """
 import argparse
 import os
@@ -36,6 +39,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import words
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "labs"))
@@ -133,6 +138,7 @@ def console_marker(text):
     """`CMD | exit 3 | varies: RE` -> (CMD, {"exit": 3, "varies": [RE], ...}); options at the end."""
     parts = text.split(" | ")
     opts = {"exit": 0, "varies": [], "timeout": 120.0, "slow": False, "manual": False}
+    # `manual` (never run) is gone; it is still read as an option so that console() can say so.
     while len(parts) > 1 and OPTION.match(parts[-1].strip()):
         o = parts.pop().strip()
         if o.startswith("varies: "):
@@ -305,8 +311,8 @@ def differences(want, got, varies):
     return out
 
 
-def console(root, docs, update, slow, manual):
-    report, counts = Report("console"), dict(run=0, updated=0, skipped=0, slow=0, manual=0)
+def console(root, docs, update, slow):
+    report, counts = Report("console"), dict(run=0, updated=0, skipped=0, slow=0)
     t0 = time.monotonic()
     for doc in docs:
         for b in doc.blocks:
@@ -322,8 +328,14 @@ def console(root, docs, update, slow, manual):
                 if not update:
                     report.problem(f"{where}: the block's first line is not `$ {cmd}`")
                     continue
-            if opts["manual"] and not manual or opts["slow"] and not (slow or manual):
-                counts["manual" if opts["manual"] else "slow"] += 1
+            if opts["manual"]:
+                report.problem(f"{b.path}:{b.marker_line}: `manual` is gone: every console block "
+                               "is executed by CI. Drop it, mark the block `slow` if it takes more "
+                               "than a few seconds, mask only timing fields with `varies:`, or "
+                               "remove the block")
+                continue
+            if opts["slow"] and not slow:
+                counts["slow"] += 1
                 continue
             tree = missing_build(root, cmd)
             if tree:
@@ -366,13 +378,12 @@ def console(root, docs, update, slow, manual):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  epilog="Details: tests/docs/README.md")
-    ap.add_argument("mode", choices=["check", "update"])
+    ap.add_argument("mode", choices=["check", "update", "words"])
     ap.add_argument("files", nargs="*", help="markdown files (default: chapters/*.md, README.md)")
     what = ap.add_mutually_exclusive_group()
     what.add_argument("--snippets", action="store_true", help="only the code blocks")
     what.add_argument("--console", action="store_true", help="only the console blocks")
     ap.add_argument("--slow", action="store_true", help="also run the blocks marked slow")
-    ap.add_argument("--manual", action="store_true", help="also run the blocks marked manual")
     ap.add_argument("--root", default=str(REPO), help="repository root (default: this checkout)")
     a = ap.parse_intermixed_args(argv)
     root = Path(a.root).absolute()
@@ -389,6 +400,13 @@ def main(argv=None):
             print(f"snippets: no chapters/ directory under {root}")
     chapters = [p for p in paths if p.parent.name == "chapters" or a.files]
     parse_report = Report("parse")
+    if a.mode == "words":
+        lines, over = words.report([parse(p, os.path.relpath(p, root), parse_report)
+                                    for p in chapters])
+        print("\n".join(lines))
+        if over:
+            print(f"chapters.py: words: {over} over the budget")
+        return 1 if over or parse_report.problems else 0
     docs = {p: parse(p, os.path.relpath(p, root), parse_report) for p in paths}
     readme = root / "README.md"
     if not a.files and readme.is_file():
@@ -409,10 +427,10 @@ def main(argv=None):
     if not a.snippets and os.environ.get(NESTED):
         print("console: skipped (already inside a console block's command)")
     elif not a.snippets:
-        r, c = console(root, docs.values(), update, a.slow, a.manual)
+        r, c = console(root, docs.values(), update, a.slow)
         upd = f", {c['updated']} updated" if update else ""
         print(f"console: {c['run']} blocks run in {c['secs']:.0f} s{upd}, {c['skipped']} skipped "
-              f"(not built), {c['slow']} slow and {c['manual']} manual not run, "
+              f"(not built), {c['slow']} slow not run, "
               f"{r.problems} problems")
         failed += r.problems
     for doc in docs.values():

@@ -169,8 +169,8 @@ class Console(unittest.TestCase):
         cmd, o = chapters.console_marker(
             "grep -c x a | sort | exit 3 | varies: ^run \\d | varies: s$ | timeout 9 | slow")
         self.assertEqual(cmd, "grep -c x a | sort")  # the shell's pipes stay in the command
-        self.assertEqual((o["exit"], o["varies"], o["timeout"], o["slow"], o["manual"]),
-                         (3, ["^run \\d", "s$"], 9.0, True, False))
+        self.assertEqual((o["exit"], o["varies"], o["timeout"], o["slow"]),
+                         (3, ["^run \\d", "s$"], 9.0, True))
 
     def test_a_fresh_block_passes(self):
         with self.tree(("echo a; echo b >&2; exit 3 | exit 3", "$ echo a; echo b >&2; exit 3\na\nb\n")) as t:
@@ -227,16 +227,26 @@ class Console(unittest.TestCase):
             self.assertIn("skipped chapters/c.md:13: build/tsan is not built", out)
             self.assertIn("0 blocks run", out)
 
-    def test_slow_and_manual_run_only_when_asked(self):
-        with self.tree(("echo s | slow", "$ echo s\nwrong\n"),
-                       ("echo m | manual", "$ echo m\nwrong\n")) as t:
+    def test_slow_runs_only_when_asked(self):
+        with self.tree(("echo s | slow", "$ echo s\nwrong\n")) as t:
             code, out = t.run("check", "--console")
             self.assertEqual(code, 0, out)
-            self.assertIn("1 slow and 1 manual not run", out)
+            self.assertIn("0 blocks run", out)
+            self.assertIn("1 slow not run", out)
             code, out = t.run("check", "--console", "--slow")
             self.assertEqual(code, 1)
             self.assertIn("1 blocks run", out)
-            self.assertEqual(t.run("check", "--console", "--manual")[1].count("block differs"), 2)
+
+    def test_manual_is_a_problem_and_never_run(self):
+        """Every block is executed by CI: the old `manual` exemption is reported, not honoured."""
+        with self.tree(("echo m | manual", "$ echo m\nm\n")) as t:
+            for mode in ("check", "update"):
+                code, out = t.run(mode, "--console", "--slow")
+                self.assertEqual(code, 1, out)
+                self.assertIn("chapters/c.md:5: `manual` is gone: every console block is "
+                              "executed by CI", out)
+                self.assertIn("0 blocks run", out)
+            self.assertEqual(t.run("check", "--console", "--manual")[0], 2)  # no such option
 
     def test_timeout_kills_the_command(self):
         with self.tree(("sleep 30 | timeout 1", "$ sleep 30\n")) as t:
@@ -267,6 +277,37 @@ class Console(unittest.TestCase):
             code, out = t.run("check", "--console")
             self.assertEqual(code, 1)
             self.assertIn("chapters/c.md:1: console marker above a ```sh block", out)
+
+
+class Words(unittest.TestCase):
+    CHAPTER = ("# One two\n\nThree four, five `six` [seven](https://x/y) | --- |\n"
+               "<!-- console: echo a b c d -->\n```console\n$ echo a b c d\na b c d\n```\n"
+               "<!-- a comment\nover two lines -->\n<details><summary>Eight</summary>\n\n"
+               "   ~~~cpp\n   int x;\n   ~~~\nnine\n")
+
+    def test_prose_only(self):
+        with Tree(files={"chapters/01-one.md": self.CHAPTER}) as t:
+            code, out = t.run("words")
+        self.assertEqual(code, 0, out)
+        self.assertRegex(out, r"chapters/01-one.md +9\n")
+        self.assertRegex(out, r"main path +9 +\(budget 16000")
+
+    def test_over_a_chapter_budget_or_the_total(self):
+        import words
+        long = "word " * 4501
+        with Tree(files={"chapters/01-a.md": long, "chapters/02-b.md": "a b\n",
+                         "chapters/appendix-x.md": long * 4}) as t:
+            code, out = t.run("words")
+            self.assertEqual(code, 1, out)
+            self.assertRegex(out, r"chapters/01-a.md +4501  OVER the budget of 4500 by 1\n")
+            self.assertRegex(out, r"chapters/appendix-x.md +18004  \(appendix: no budget\)")
+            self.assertRegex(out, r"main path +4503  \(budget")
+            self.assertIn("chapters.py: words: 1 over the budget", out)
+            docs = [chapters.parse(p, os.path.relpath(p, t.root), chapters.Report("x"))
+                    for p in sorted((t.root / "chapters").glob("*.md"))]
+        lines, over = words.report(docs, per_chapter=5000, total=4000)
+        self.assertEqual(over, 1)
+        self.assertRegex(lines[-1], r"main path +4503  OVER the budget of 4000 by 503")
 
 
 if __name__ == "__main__":

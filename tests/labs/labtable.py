@@ -4,7 +4,8 @@ from dataclasses import dataclass
 
 import labs
 
-CH1, CH2, CH3 = "chapters/01-pool.md", "chapters/02-join.md", "chapters/03-splitter.md"
+CH2, CH3, CH4 = "chapters/02-sleep.md", "chapters/03-join.md", "chapters/04-splitter.md"
+DESIGN = "chapters/appendix-design.md"
 
 
 @dataclass
@@ -24,7 +25,8 @@ class Lab:
         return labs.LABS[self.name][1]
 
 
-SLEEP = f"{CH1}#the-sleep-protocol"
+SLEEP = f"{CH2}#22-the-protocol"
+WAKER = f"{DESIGN}#d3-the-waker-counts-the-sleeper-out-and-a-woken-sleeper-always-leaves"
 LABS = {
     "sleep": Lab("sleep", ("test_pool", "test_sleep", "test_latch"),
                  ("the re-check catches a job published between the last search and registering",
@@ -33,30 +35,30 @@ LABS = {
                  (("lost_wakeup", "2", "4", "20000", "3", "--watchdog", "10"),
                   ("fib", "2", "25", "10", "3")),
                  {"lock": ("step 1, lock", SLEEP), "register": ("step 2, register", SLEEP),
-                  "fence": ("step 3, the fence", f"{CH1}#15-why-the-fence-the-model"),
+                  "fence": ("step 3, the fence", f"{CH2}#25-why-the-fence-the-model"),
                   "recheck": ("step 4, the re-check",
-                              f"{CH1}#14-breaking-it-the-no-recheck-preset"),
+                              f"{CH2}#24-breaking-it-the-no-recheck-preset"),
                   "wait": ("step 5, wait", SLEEP),
                   "injected": ("publish side, new_injected_job", SLEEP),
                   "latch": ("publish side, latch_is_set", SLEEP),
-                  "wake": ("the waker, wake", f"{CH1}#the-choices")}),
+                  "wake": ("the waker, wake", WAKER)}),
     "join": Lab("join", ("test_join",),
                 ("an owner whose B was stolen runs other jobs while it waits",
                  "a push onto a non-empty deque wakes a sleeper, which takes the stranded B1"),
                 (("fib", "2", "27", "10", "3"),),
-                {"push": ("step 1, push B and run A", f"{CH2}#the-code"),
-                 "popback": ("step 2, pop B back", f"{CH2}#breaking-it-block-on-b"),
+                {"push": ("step 1, push B and run A", f"{CH3}#32-the-code"),
+                 "popback": ("step 2, pop B back", f"{CH3}#34-breaking-it-block-on-b"),
                  "stolen": ("step 3, work while a stolen B runs",
-                            f"{CH2}#breaking-it-wait-without-working"),
-                 "inline": ("step 4, run a popped B inline", f"{CH2}#the-code"),
-                 "other": ("step 5, run a job A left above B", f"{CH2}#the-code")}),
+                            f"{CH3}#35-breaking-it-wait-without-working"),
+                 "inline": ("step 4, run a popped B inline", f"{CH3}#32-the-code"),
+                 "other": ("step 5, run a job A left above B", f"{CH3}#32-the-code")}),
     "splitter": Lab("splitter", ("test_splitter",),
                     ("a forced steal makes the stolen piece split again",),
                     (("splits", "sum", "2", "1000000", "3"), ("splits", "count", "1", "1048576",
                                                               "5")),
                     {"migrated": ("step 1, reset when migrated",
-                                  f"{CH3}#breaking-it-ignore-migrated"),
+                                  f"{CH4}#46-breaking-it-ignore-migrated"),
                      "halve": ("step 2, halve the splits",
-                               f"{CH3}#try_split-three-lines-from-rayon"),
-                     "bridge": ("step 3, the bridge", f"{CH3}#the-bridge")}),
+                               f"{CH4}#42-try_split-three-lines-from-rayon"),
+                     "bridge": ("step 3, the bridge", f"{CH4}#43-the-bridge")}),
 }

@@ -52,7 +52,8 @@ class Labs(unittest.TestCase):
             text = (labs.REPO / src).read_text()
             hs = labs.holes(text)
             self.assertTrue(hs, lab)
-            self.assertFalse(any(labs.is_empty(b) for _, _, b in hs), f"{lab}: an empty hole")
+            # (An empty hole in the source is the proof's to report, labs.prove.LAB: the source
+            # would grade `missing`. Here it would fail a chapter's exercise that deletes a line.)
             sk = labs.skeleton(text)
             self.assertEqual(labs.fill(sk, {n: b for n, _, b in hs}), text, lab)
         self.assertEqual(labs.stale(), [])

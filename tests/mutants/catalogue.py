@@ -2,8 +2,9 @@
 
 One table drives everything that breaks the workbook on purpose: the mutant runner (mutants.py)
 applies the mutant rows, tests/model/CMakeLists.txt registers one ctest per model variant
-(`python3 catalogue.py cmake-models FILE`, at configure time), and the tour (tour.py) runs the
-observations of the switch rows and of the tour.* rows. The format is described at the top of
+(`python3 catalogue.py cmake-models FILE`, at configure time), the tour (tour.py) runs the
+observations of the switch rows and of the tour.* rows, and the exercise runner (exercises.py)
+checks the answers of the chapters' exercise.* rows. The format is described at the top of
 catalogue.ini.
 """
 import configparser
@@ -12,14 +13,13 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from errors import CatalogueError
+from exercise_rows import EXERCISE_FIELDS, Exercise, parse_exercise  # noqa: F401
+
 MUTANT_FIELDS = {"file", "anchor", "replace", "breaks", "expect"}
 OPTIONAL_FIELDS = {"model", "trail", "why", "preset", "build", "tour"}
 # The checks a row may expect to kill it: mutants.py's checks, cheapest first.
 CHECKS = ["model", "unit", "drivers", "tsan", "asan"]
-
-
-class CatalogueError(Exception):
-    """The catalogue is malformed, or a mutant does not apply to its file."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,7 @@ class Mutant:
 @dataclass
 class Catalogue:
     mutants: list = field(default_factory=list)
+    exercises: list = field(default_factory=list)
     models: list = field(default_factory=list)  # every variant once, SPIN's as-built ones first
     tour: list = field(default_factory=list)  # Observations, in catalogue order
     builds: dict = field(default_factory=dict)  # preset -> extra targets the tour builds
@@ -117,9 +118,10 @@ def _mutant(name, s):
 def parse(text):
     """The whole catalogue of an INI text. Raises CatalogueError on a malformed entry.
 
-    Three kinds of row: a mutant (a line of src/ and what kills it, maybe a model variant and
+    Four kinds of row: a mutant (a line of src/ and what kills it, maybe a model variant and
     tour lines); `model.*`, a model variant that stands for more than one line; `tour.*`, tour
-    lines of a build that breaks nothing (release)."""
+    lines of a build that breaks nothing (release); `exercise.*`, a chapter's exercise that
+    edits a line, with the outcome its answer predicts."""
     parser = configparser.ConfigParser(interpolation=None, comment_prefixes=("#",),
                                        empty_lines_in_values=False)
     parser.optionxform = str
@@ -131,10 +133,13 @@ def parse(text):
     for name in parser.sections():
         s = parser[name]
         kind = name.split(".")[0]
-        allowed = {"model": {"model", "trail", "breaks"}, "tour": {"preset", "build", "tour"}}.get(
-            kind, MUTANT_FIELDS | OPTIONAL_FIELDS)
+        allowed = {"model": {"model", "trail", "breaks"}, "tour": {"preset", "build", "tour"},
+                   "exercise": EXERCISE_FIELDS}.get(kind, MUTANT_FIELDS | OPTIONAL_FIELDS)
         if set(s) - allowed:
             raise CatalogueError(f"catalogue: [{name}]: unknown fields {sorted(set(s) - allowed)}")
+        if kind == "exercise":
+            cat.exercises.append(parse_exercise(name, s))
+            continue
         if kind == "model":
             if not s.get("model") or not s.get("breaks"):
                 raise CatalogueError(f"catalogue: [{name}]: needs 'model' and 'breaks'")
@@ -159,7 +164,7 @@ def parse(text):
                 raise CatalogueError(f"catalogue: [{name}]: 'build' needs a 'preset'")
             cat.builds.setdefault(s["preset"], []).extend(s["build"].split())
     # Every SPIN model a row names is also checked as built. (A .py model is the weak-memory
-    # explorer, tests/model/wmm, whose ctests check its as-built deque themselves.)
+    # explorer, tests/model/wmm, whose ctests check its as-built models themselves.)
     spin = sorted({f for f, _ in variants if f.endswith(".pml")})
     cat.models = [Model(f, "none", "ok") for f in spin] + list(variants.values())
     return cat

@@ -72,7 +72,7 @@ SYMPTOMS = [
     ("ThreadSanitizer: (data race|heap-use-after-free)", None),
     (r"AddressSanitizer: ([\w-]+)", None),
     ("pan:.* (assertion violated|invalid end state|acceptance cycle)", None),
-    (r"(?m)^wmm: .*?: (job \d+ (?:taken twice|lost)|a take returned \d+)", None),
+    (r"(?m)^wmm: .*?: (job \d+ (?:taken twice|lost)|a take returned \d+|lost wake-up)", None),
     ("FAILED:", "assertion"),
 ]
 DEFAULT_CHECKS = ["model", "unit", "tsan", "asan"]

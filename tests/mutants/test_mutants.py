@@ -216,6 +216,20 @@ class CatalogueTest(unittest.TestCase):
             with self.subTest(m.name):
                 apply((mutants.ROOT / m.file).read_text(), m)
 
+    def test_every_exercise_applies(self):
+        """An exercise row's edit, like a mutant's, must still find its line (exercises.py)."""
+        for e in parse(mutants.CATALOGUE.read_text()).exercises:
+            with self.subTest(e.name):
+                apply((mutants.ROOT / e.file).read_text(), e)
+
+    def test_every_exercise_is_in_a_chapter(self):
+        """A row's title is an exercise's bold title in a chapter: a row whose exercise was
+        renamed or removed would judge an answer nobody reads."""
+        text = "\n".join(p.read_text() for p in (mutants.ROOT / "chapters").glob("*.md"))
+        for e in parse(mutants.CATALOGUE.read_text()).exercises:
+            with self.subTest(e.name):
+                self.assertIn(f"**{e.title}.**", text)
+
     def test_every_model_variant_exists(self):
         for m in parse(mutants.CATALOGUE.read_text()).models:
             if m.variant != "none" and m.file.endswith(".pml"):

@@ -5,7 +5,7 @@ The observations are the `tour` lines of tests/mutants/catalogue.ini: a command 
 preset's build (a driver, or ctest) and a judge that decides whether its output shows what the
 chapters say. Only what holds on any machine is judged: an exit code, the watchdog's line, a leaf
 count, a count of jobs run while waiting, and one ratio of two medians measured side by side in
-one process on a workload where the difference is structural (steal_wait, chapter 2).
+one process on a workload where the difference is structural (steal_wait, chapter 3).
 
     python3 tests/mutants/tour.py                         every preset the catalogue names
     python3 tests/mutants/tour.py --presets release,no-recheck

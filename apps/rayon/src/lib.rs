@@ -1,5 +1,5 @@
 //! rayon itself, behind a C ABI, so that the drivers `splits` and `compare` print rayon's figures
-//! beside the workbook's from the same process (chapters 3 and 5). Declared for C++ in
+//! beside the workbook's from the same process (chapters 4 and 6). Declared for C++ in
 //! `../rayon.h`; built by `cmake/Rayon.cmake`.
 //!
 //! Nothing unwinds across the boundary: both profiles set `panic = "abort"` (Cargo.toml), so a

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from rc11 import consistent_executions  # noqa: E402
+from rc11 import consistent_executions, model_cli  # noqa: E402
 
 VARIANTS = {
     "none": "as built",
@@ -143,18 +143,10 @@ def check(variant, nta=False):
 
 
 def main(argv):
-    args = [a for a in argv if not a.startswith("--")]
-    if "--list" in argv:
-        for name, text in VARIANTS.items():
-            print(f"{name:22} {text}")
-        return 0
-    nta = "--model" in argv and argv[argv.index("--model") + 1:][:1] == ["rc11"]
-    args = [a for a in args if a not in ("rc11", "rc11-lb")]
-    variant = args[0] if args else "none"
-    if variant not in VARIANTS or len(args) > 1:
-        print(f"usage: deque.py [{'|'.join(VARIANTS)}] [--model rc11|rc11-lb]", file=sys.stderr)
-        return 2
-    model = "RC11" if nta else "RC11 without no-thin-air"
+    parsed = model_cli(argv, VARIANTS, "deque.py")
+    if isinstance(parsed, int):
+        return parsed
+    variant, nta, model = parsed
     found, explored = check(variant, nta)
     if found is None:
         print(f"wmm: {VARIANTS[variant]}: no violation in {explored} consistent executions "

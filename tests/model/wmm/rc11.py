@@ -9,8 +9,11 @@ An execution is consistent if
   no-thin-air   sb ∪ rf is acyclic        (only with nta=True)
 With nta=False this is the C++ model as RC11 repairs it, without the ban on load buffering:
 C11's LB outcome (Batty et al., "Mathematizing C++ Concurrency", POPL 2011) is allowed, as it is
-on ARMv8 and POWER. Relations are bit sets: rel[i] has bit j set when (i, j) is in rel.
+on ARMv8 and POWER. They are herd's rc11.cat (herdtools7, herd/libdir/rc11.cat) relation for
+relation, data races left out. Relations are bit sets: rel[i] has bit j set when (i, j) is in rel.
 """
+import sys
+
 from explore import executions
 
 ACQ = ("acq", "acq_rel", "sc")
@@ -192,3 +195,21 @@ def outcomes(threads, init=None, nta=False, observe=None):
     for ex in consistent_executions(threads, init, nta):
         seen.setdefault(observe(ex), ex)
     return seen
+
+
+def model_cli(argv, variants, prog):
+    """The models' command line (deque.py, sleep.py): `--list`, or one variant and `--model
+    rc11|rc11-lb`. Returns (variant, no-thin-air?, the model's name), or an exit code: 0 after
+    `--list`, 2 after a usage message."""
+    if "--list" in argv:
+        width = max(map(len, variants)) + 2
+        for name, text in variants.items():
+            print(f"{name:{width}} {text}")
+        return 0
+    nta = "--model" in argv and argv[argv.index("--model") + 1:][:1] == ["rc11"]
+    args = [a for a in argv if not a.startswith("--") and a not in ("rc11", "rc11-lb")]
+    variant = args[0] if args else "none"
+    if variant not in variants or len(args) > 1:
+        print(f"usage: {prog} [{'|'.join(variants)}] [--model rc11|rc11-lb]", file=sys.stderr)
+        return 2
+    return variant, nta, "RC11" if nta else "RC11 without no-thin-air"

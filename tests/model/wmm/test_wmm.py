@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Self-tests of the weak-memory explorer (run by ctest, label model): the enumeration, the
 axioms one at a time on small programs, and the deque model's bookkeeping."""
+import contextlib
+import io
 import sys
 import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import deque  # noqa: E402
+import genmc  # noqa: E402
 import litmus  # noqa: E402
+import sleep  # noqa: E402
 from explore import Execution, Event, _mo_orders, all_traces, executions, traces  # noqa: E402
+import rc11  # noqa: E402
 from rc11 import outcomes  # noqa: E402
 
 
@@ -97,6 +102,17 @@ class AxiomTest(unittest.TestCase):
         self.assertEqual(litmus.main([]), 0)
         self.assertEqual(litmus.main(["XX"]), 2)
 
+    def test_the_appendix_shows_the_table_as_generated(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            litmus.main(["--table"])
+        appendix = (Path(__file__).resolve().parents[3] / "chapters" / "appendix-deque.md")
+        self.assertIn(out.getvalue(), appendix.read_text())
+
+    def test_genmc_counts_agree(self):
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(genmc.main([]), 0)
+
 
 def fake(results, top, bottom):
     ev = [Event(-1, 0, "W", "top", wval=top), Event(-1, 0, "W", "bottom", wval=bottom)]
@@ -120,6 +136,35 @@ class DequeTest(unittest.TestCase):
 
     def test_usage(self):
         self.assertEqual(deque.main(["NO_SUCH"]), 2)
+
+
+class SleepTest(unittest.TestCase):
+    def test_each_mutant_loses_a_wakeup_in_each_scenario(self):
+        for v in sleep.VARIANTS:
+            for scenario in sleep.SCENARIOS:
+                with self.subTest(v, scenario=scenario):
+                    found, _ = sleep.check(v, scenarios=(scenario,))
+                    self.assertEqual(found is None, v == "none")
+
+    def test_a_notify_comes_after_the_wait_as_built(self):
+        # The mutex orders them: the wake that finds the sleeper took the mutex from its wait.
+        for scenario in sleep.SCENARIOS:
+            threads = [sleep.worker("none"), sleep.publisher("none", scenario)]
+            results = {ex.results for ex in rc11.consistent_executions(threads)}
+            self.assertIn(("waits", "notify_all" if scenario == "latch" else "notify_one"),
+                          results)
+            self.assertIn(("found work", "counted out"), results)
+
+    def test_variants_are_the_catalogue_rows(self):
+        text = (Path(__file__).resolve().parents[2] / "mutants" / "catalogue.ini").read_text()
+        for v, what in sleep.VARIANTS.items():
+            for row in what.rsplit("(", 1)[1].rstrip(")").split(", ") if v != "none" else []:
+                with self.subTest(v, row=row):
+                    self.assertTrue(f"[{row}]" in text, row)
+        self.assertIn("model = wmm/sleep.py NO_WORKER_FENCE error", text)
+
+    def test_usage(self):
+        self.assertEqual(sleep.main(["NO_SUCH"]), 2)
 
 
 if __name__ == "__main__":
