@@ -69,8 +69,14 @@ Forced force_steal(ThreadPool& pool, ThenB then_b) {
 TEST_CASE("fib is correct on 1, 2, 4 and 12 threads", "[join]") {
     const std::size_t threads = GENERATE(1, 2, 4, 12);
     ThreadPool pool(threads);
-    for (unsigned n : {0u, 1u, 2u, 10u, 20u, 25u})
+    // A join whose B nobody runs hangs for good: the watchdog ends the test (exit 3) in seconds.
+    std::atomic<std::uint64_t> done{0};
+    mini::Watchdog dog("computing fib", test::watchdog_time, [&] { return done.load(); },
+                       [&] { return test::describe(mini::stats(pool)); });
+    for (unsigned n : {0u, 1u, 2u, 10u, 20u, 25u}) {
         CHECK(pool.install([=] { return fib(n); }) == fib_value(n));
+        ++done;
+    }
 }
 
 TEST_CASE("join returns both results, of any type", "[join]") {

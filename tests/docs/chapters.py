@@ -44,6 +44,8 @@ import chart
 import words
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests" / "labs"))
+import labs  # noqa: E402  the labs' skeletons (tests/labs/labs.py), generated from LAB: markers
 NESTED = "MINI_CHAPTERS_CHECK"  # set while commands run: a ctest inside a block skips this check
 
 FENCE = re.compile(r"^( *)(```+|~~~+)(.*)$")
@@ -173,7 +175,7 @@ def regions(path):
     found, open_ = {}, []
     for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
         ends, starts = ANCHOR_END.findall(line), ANCHOR.findall(line)
-        if not ends and not starts:
+        if not ends and not starts and not labs.is_marker(line):
             for name in open_:
                 found[name][2].append(line)
             continue
@@ -417,6 +419,12 @@ def main(argv=None):
         upd = f", {updated} blocks updated" if update else ""
         print(f"snippets: {n} blocks checked in {len(chapters)} chapters{upd}, {k} problems")
         failed += r.problems
+        if not a.files:  # the labs' skeletons are generated from the source's LAB: markers
+            lab_problems = labs.stale(root, update)
+            for dst, text in lab_problems:
+                print(f"{dst}: {text}")
+            print(f"labs: {len(labs.LABS)} skeletons checked, {len(lab_problems)} problems")
+            failed += len(lab_problems)
     if not a.snippets and os.environ.get(NESTED):
         print("console: skipped (already inside a console block's command)")
     elif not a.snippets:

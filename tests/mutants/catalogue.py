@@ -175,20 +175,48 @@ def parse_catalogue(text):
     return parse(text).mutants
 
 
+# A lab's hole marker (tests/labs/labs.py: `// LAB: name ...`, `// LAB_END: name`). Anchors never
+# name one: matching skips them, so a two-line anchor still matches when a hole starts or ends
+# between its lines, and the markers stay where they were.
+LAB_MARKER = re.compile(r"\bLAB(_END)?:[ \t]*[A-Za-z0-9_-]+")
+
+
 def apply(text, mutant):
-    """`text` with the mutant's anchor lines replaced. The anchor must match exactly once."""
+    """`text` with the mutant's anchor lines replaced. The anchor must match exactly once, LAB
+    marker lines aside. Leading and trailing lines that the replacement keeps stay in place; the
+    changed lines go where the first changed anchor line was, indented like it (or like the
+    anchor's first line, for a pure insertion)."""
     lines = text.splitlines(keepends=True)
+    code = [i for i, l in enumerate(lines) if not LAB_MARKER.search(l)]  # indices of non-markers
     n = len(mutant.anchor)
-    hits = [i for i in range(len(lines) - n + 1)
-            if [l.strip() for l in lines[i:i + n]] == mutant.anchor]
+    hits = [k for k in range(len(code) - n + 1)
+            if [lines[i].strip() for i in code[k:k + n]] == mutant.anchor]
     if len(hits) != 1:
         where = "not found" if not hits else f"found {len(hits)} times"
         raise CatalogueError(f"mutant {mutant.name}: anchor {mutant.anchor[0]!r} {where} in "
                              f"{mutant.file}: update tests/mutants/catalogue.ini")
-    i = hits[0]
-    indent = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
-    new = [indent + line + "\n" for line in mutant.replace]
-    return "".join(lines[:i] + new + lines[i + n:])
+    matched = code[hits[0]:hits[0] + n]  # the anchor's lines, in `lines`
+    old, new = mutant.anchor, mutant.replace
+    keep = 0  # leading lines the replacement keeps
+    while keep < min(len(old), len(new)) and old[keep] == new[keep]:
+        keep += 1
+    tail = 0  # trailing ones
+    while tail < min(len(old), len(new)) - keep and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    changed = matched[keep:n - tail]
+    at = changed[0] if changed else matched[max(keep - 1, 0)] + 1
+    ref = lines[changed[0] if changed else matched[0]]
+    indent = ref[:len(ref) - len(ref.lstrip())]
+    inserted = [indent + line + "\n" for line in new[keep:len(new) - tail]]
+    out = []
+    for i, line in enumerate(lines):
+        if i == at:
+            out += inserted
+        if i not in changed:
+            out.append(line)
+    if at == len(lines):
+        out += inserted
+    return "".join(out)
 
 
 def select(mutants, names):

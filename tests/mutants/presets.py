@@ -29,15 +29,20 @@ class Presets:
             log.write(f"\n$ {' '.join(cmd)}\n{out}")
         return rc, out
 
-    def build(self, preset, targets):
-        """Configure `preset` if its tree is new, then build `targets`. RuntimeError if either
-        fails."""
+    def try_build(self, preset, targets):
+        """Configure `preset` if its tree is new (RuntimeError if that fails), then build
+        `targets`: (exit code, the build's output), for a caller that reads compile errors."""
         if preset not in self.configured:
             if not (self.root / "build" / preset / "build.ninja").exists():
                 if self.sh(["cmake", "--preset", preset])[0] != 0:
                     raise RuntimeError(f"configuring preset {preset} failed (see {self.log})")
             self.configured.add(preset)
-        if self.sh(["cmake", "--build", "--preset", preset, "--target", *targets])[0] != 0:
+        return self.sh(["cmake", "--build", "--preset", preset, "--target", *targets])
+
+    def build(self, preset, targets):
+        """Configure `preset` if its tree is new, then build `targets`. RuntimeError if either
+        fails."""
+        if self.try_build(preset, targets)[0] != 0:
             raise RuntimeError(f"building {' '.join(targets)} ({preset}) failed (see {self.log})")
 
     def ctest(self, preset, args, timeout=None, env=()):

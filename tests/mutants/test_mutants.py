@@ -147,6 +147,25 @@ class ApplyTest(unittest.TestCase):
         with self.assertRaisesRegex(CatalogueError, "a.b.*not found in src/x.hpp"):
             apply(SOURCE.replace("release", "seq_cst"), mutant())
 
+    def test_lab_markers_between_anchor_lines_are_skipped_and_kept(self):
+        # sleep.injected.fence: a two-line anchor whose second line opens a lab's hole.
+        src = ("    int f() {\n        // LAB: fence step 1: the fence\n        fence();\n"
+               "        g();\n        // LAB_END: fence\n    }\n")
+        m = mutant(ONE.replace("anchor = x.store(1, std::memory_order_release);",
+                               "anchor = int f() {\n    fence();").replace(
+            "replace = x.store(1, std::memory_order_relaxed);", "replace = int f() {"))
+        self.assertEqual(apply(src, m), src.replace("        fence();\n", ""))
+        m.replace = ["int f() {", "weaker();"]
+        self.assertEqual(apply(src, m), src.replace("fence();", "weaker();"))
+        m.anchor, m.replace = ["g();", "}"], ["g();", "h();", "}"]  # inserted after its line
+        self.assertEqual(apply(src, m), src.replace("g();\n", "g();\n        h();\n"))
+
+    def test_an_anchor_never_matches_a_marker_line(self):
+        m = mutant(ONE.replace("anchor = x.store(1, std::memory_order_release);",
+                               "anchor = // LAB_END: fence"))
+        with self.assertRaisesRegex(CatalogueError, "not found"):
+            apply("    // LAB_END: fence\n", m)
+
     def test_ambiguous_anchor_is_an_error(self):
         with self.assertRaisesRegex(CatalogueError, "found 2 times"):
             apply(SOURCE + SOURCE, mutant())

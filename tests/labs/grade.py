@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""The labs' grader: builds the library with your file in place of the mechanism's and says, step
+by step, which line is missing and what it protects against.
+
+    python3 tests/labs/grade.py sleep                 grades chapters/labs/sleep.hpp
+    python3 tests/labs/grade.py join my_join.hpp      grades a copy of your own
+    python3 tests/labs/grade.py splitter --tsan       ThreadSanitizer too (one more build)
+
+It works like the mutant runner (tests/mutants/mutants.py): a scratch copy of the repository
+(build/labs-scratch, never the working tree) gets your file, and the checks run in order of
+cost: the model check, which reads the lines that no run on this machine can show (a fence); the
+compile; the unit tests; the forced interleavings; the stress runs under their watchdog; TSan if
+asked. A step left empty is `missing`; a step that a check fails is `wrong`, with what failed and
+the section to re-read; a step with the source's code takes the verdict of the source's own run
+(the baseline, run once). When a run fails with more than one step of yours in it, each is
+built alone with the others from the source, to say which. Exit codes: 0 every step ok, 1 some
+step is not, 2 usage, broken markers, or a build or baseline that fails for another reason.
+"""
+import argparse
+import hashlib
+import re
+import sys
+import time
+from pathlib import Path
+
+import labs
+import verdicts as v
+from labtable import LABS
+
+sys.path.insert(0, str(labs.REPO / "tests" / "mutants"))
+import mutants  # noqa: E402  the scratch copy, the model check and the symptoms
+from presets import Presets  # noqa: E402
+
+class Grader:
+    def __init__(self, lab, scratch, tsan=False, progress=True):
+        self.lab, self.scratch, self.progress = lab, scratch, progress
+        scratch.mkdir(parents=True, exist_ok=True)
+        mutants.sync_scratch(labs.REPO, scratch)
+        for src, _ in labs.LABS.values():  # a previous grading's file, back to the source
+            (scratch / src).write_text((labs.REPO / src).read_text())
+        self.log = scratch / "labs.log"
+        self.presets = Presets(scratch, self.log)
+        self.models = mutants.Runner(scratch, [], self.log, False)
+        self.source = (labs.REPO / lab.source).read_text()
+        self.rows = v.rows(lab.source, self.source)
+        self.checks = [("compile", self.compile), ("unit", self.unit), ("forced", self.forced),
+                       ("stress", self.stress)] + ([("tsan", self.tsan)] if tsan else [])
+
+    def say(self, msg):
+        if self.progress:
+            print(f"grade: {msg}", file=sys.stderr, flush=True)
+
+    def put(self, text):
+        path = self.scratch / self.lab.source
+        if path.read_text() != text:
+            path.write_text(text)
+
+    # --- the checks: each takes the text to build and returns None (passed) or what failed ---
+
+    def compile(self, text, preset="release", drivers=False):
+        """The lab's test programs (and with `drivers`, its drivers too, which only the stress
+        runs need: a row the tests kill never waits for them)."""
+        self.put(text)
+        rc, out = self.presets.try_build(preset, list(self.lab.tests)
+                                         + (self.drivers() if drivers else []))
+        if rc == 0:
+            return None
+        errors = v.compile_errors(out, self.scratch / self.lab.source, text)
+        first = re.search(r"error: ([^\n]*)", out)
+        return errors or {None: first.group(1) if first else f"see {self.log}"}
+
+    def drivers(self):
+        return sorted({argv[0] for argv in self.lab.stress})
+
+    def ctest(self, text, names, exclude=(), preset="release", label="unit"):
+        failed = self.compile(text, preset)
+        if failed:
+            return "does not compile: " + next(iter(failed.values()))
+        def full(ns):
+            return [f"{t}.{n}" for t in self.lab.tests for n in ns]
+        regex = "^(" + "|".join(self.lab.tests) + ")[.]" if names is None else v.ctest_regex(
+            full(names))
+        args = ["-L", label, "-R", regex, "--stop-on-failure"] + (
+            ["-E", v.ctest_regex(full(exclude))] if exclude else [])
+        rc, out = self.presets.ctest(preset, args)
+        if rc != 0 and "No tests were found" not in out:
+            return v.failure_detail(out)
+        ran = re.search(r"tests passed, \d+ tests? failed out of (\d+)", out)
+        if rc != 0 or not ran or (names is not None and int(ran.group(1)) != len(names)):
+            # a test renamed or gone: a check that runs nothing must not pass anything
+            raise RuntimeError(f"lab {self.lab.name}: ctest {' '.join(args)} did not run the "
+                               f"tests it names (see {self.log})")
+        return None
+
+    def unit(self, text):
+        return self.ctest(text, None, self.lab.forced)
+
+    def forced(self, text):
+        return self.ctest(text, self.lab.forced)
+
+    def stress(self, text):
+        failed = self.compile(text, drivers=True)
+        if failed:
+            return "does not compile: " + next(iter(failed.values()))
+        for argv in self.lab.stress:
+            rc, out = self.presets.driver("release", argv, timeout=120)
+            if rc != 0:
+                how = {3: "hung: the watchdog ended it (exit 3)", 1: "a wrong result (exit 1)",
+                       None: "killed after 120 s"}.get(rc, f"exit {rc}")
+                diag = v.DIAGNOSIS.search(out or "")
+                return (f"`{' '.join(argv)}` {how}"
+                        + (f", the watchdog's replay: {diag.group(1)}" if diag else ""))
+        return None
+
+    def tsan(self, text):
+        return self.ctest(text, None, preset="tsan")
+
+    def model(self, row):
+        """What the row's model variant finds (None: nothing)."""
+        return self.models.failure(mutants.CHECKS[0], row.mutant)
+
+    # --- grading ---
+
+    def baseline(self):
+        """Run every check on the source once (cached by the scratch's content): the verdict of
+        a step written as in the source. RuntimeError if the source fails a check."""
+        h = hashlib.sha256()
+        for d in ("src", "tests", "apps", "cmake"):
+            for path in sorted((self.scratch / d).rglob("*")):
+                if path.is_file() and path.suffix in (".hpp", ".cpp", ".txt", ".cmake", ".h"):
+                    h.update(path.name.encode() + path.read_bytes())
+        h.update(repr([c for c, _ in self.checks]).encode())
+        stamp = self.scratch / f"baseline-{self.lab.name}.ok"
+        if stamp.is_file() and stamp.read_text() == h.hexdigest():
+            return
+        for name, check in self.checks:
+            self.say(f"baseline (the source): {name}")
+            failed = check(self.source)
+            if failed:
+                raise RuntimeError(f"the source itself fails the {name} check ({failed}); see "
+                                   f"{self.log}")
+        stamp.write_text(h.hexdigest())
+
+    def grade(self, reader):
+        """[Verdict] of each hole, in order."""
+        status = v.classify(reader, self.source)
+        bodies = {n: b for n, _, b in labs.holes(reader)}
+        out = {}
+        for row in self.rows:  # the model check: it needs no build
+            n = row.step
+            if row.mutant.expect != "model" or n in out or status[n] == "same" or (
+                    status[n] == "written" and v.has_statement(bodies[n], row.statement)):
+                continue
+            self.say(f"model check of {n}: {row.mutant.model.file} {row.mutant.model.variant}")
+            symptom = self.model(row)
+            if symptom:
+                missing = status[n] == "missing"
+                out[n] = v.Verdict(n, "", "missing" if missing else "wrong", "model",
+                                   v.model_detail(row, symptom, missing))
+        for n in status:
+            if status[n] == "missing" and n not in out:
+                out[n] = v.Verdict(n, "", "missing", detail="write it between its two markers")
+        undecided = [n for n in status if status[n] == "written" and n not in out]
+        for name, check in self.checks:
+            if not undecided:
+                break
+            self.say(f"{name}: steps {', '.join(undecided)}")
+            text = v.compose(reader, self.source, [n for n in status if n not in undecided])
+            failed = check(text)
+            if not failed:
+                continue
+            if name == "compile":
+                blamed = {n: msg for n, msg in failed.items() if n in undecided}
+                if not blamed:  # an error outside the holes, or one the compiler put elsewhere
+                    blamed = {n: next(iter(failed.values())) for n in undecided}
+                for n, msg in blamed.items():
+                    out[n] = v.Verdict(n, "", "wrong", name, f"does not compile: {msg}")
+            else:
+                alone = {undecided[0]: failed} if len(undecided) == 1 else {}
+                for n in (undecided if len(undecided) > 1 else []):
+                    self.say(f"{name}: step {n} alone, the others from the source")
+                    f = check(labs.fill(self.source, {n: bodies[n]}))
+                    if f:
+                        alone[n] = f
+                if not alone:
+                    alone = {n: f"{failed} (only together: each alone passes)" for n in undecided}
+                for n, detail in alone.items():
+                    out[n] = v.Verdict(n, "", "wrong", name, detail)
+            undecided = [n for n in undecided if n not in out]
+        if any(s == "same" for s in status.values()):
+            self.baseline()
+        for n in status:
+            out.setdefault(n, v.Verdict(n, "", "ok", detail="" if status[n] == "written" else
+                                        "as in the source"))
+        result = []
+        for n in status:
+            title, section = self.lab.titles.get(n, (n, ""))
+            out[n].title, out[n].section = title, section
+            result.append(out[n])
+        return result
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("lab", choices=sorted(LABS))
+    ap.add_argument("file", nargs="?", type=Path, help="your file (default: the skeleton, "
+                    "chapters/labs/LAB.hpp, which you edit)")
+    ap.add_argument("--tsan", action="store_true", help="ThreadSanitizer last (one more build)")
+    ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    ap.add_argument("--scratch", type=Path, default=labs.REPO / "build" / "labs-scratch",
+                    help="scratch copy with its build trees (default: build/labs-scratch)")
+    args = ap.parse_args(argv)
+    lab = LABS[args.lab]
+    path = args.file or labs.REPO / lab.skeleton
+    start = time.monotonic()
+    try:
+        grader = Grader(lab, args.scratch.resolve(), args.tsan, not args.quiet)
+        result = grader.grade(path.read_text())
+    except (OSError, labs.LabError) as e:
+        print(f"grade: {e}", file=sys.stderr)
+        return 2
+    except RuntimeError as e:
+        print(f"grade: {e}", file=sys.stderr)
+        return 2
+    print(f"lab {lab.name}: {path} in place of {lab.source}")
+    for verdict in result:
+        print(verdict.line())
+    ok = sum(r.status == "ok" for r in result)
+    print(f"{ok} of {len(result)} steps ok ({time.monotonic() - start:.0f} s)")
+    return 0 if ok == len(result) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""The three labs: each one's test programs, forced interleavings, stress runs, and the title
+and chapter section of each of its holes (the grader's table, tests/labs/grade.py)."""
+from dataclasses import dataclass
+
+import labs
+
+CH2, CH3, CH4 = "chapters/02-sleep.md", "chapters/03-join.md", "chapters/04-splitter.md"
+DESIGN = "chapters/appendix-design.md"
+
+
+@dataclass
+class Lab:
+    name: str
+    tests: tuple  # test executables: their ctests are the unit and forced checks
+    forced: tuple  # the ctest names (after "exe.") that force an interleaving
+    stress: tuple  # driver command lines, run under their watchdog
+    titles: dict  # hole -> (title, section to re-read)
+
+    @property
+    def source(self):
+        return labs.LABS[self.name][0]
+
+    @property
+    def skeleton(self):
+        return labs.LABS[self.name][1]
+
+
+SLEEP = f"{CH2}#22-the-protocol"
+WAKER = f"{DESIGN}#d3-the-waker-counts-the-sleeper-out-and-a-woken-sleeper-always-leaves"
+LABS = {
+    "sleep": Lab("sleep", ("test_pool", "test_sleep", "test_latch"),
+                 ("the re-check catches a job published between the last search and registering",
+                  "the re-check sees the terminate latch set between the last search and "
+                  "registering", "the waker counts the sleeper out before the woken worker runs"),
+                 (("lost_wakeup", "2", "4", "20000", "3", "--watchdog", "10"),
+                  ("fib", "2", "25", "10", "3")),
+                 {"lock": ("step 1, lock", SLEEP), "register": ("step 2, register", SLEEP),
+                  "fence": ("step 3, the fence", f"{CH2}#25-why-the-fence-the-model"),
+                  "recheck": ("step 4, the re-check",
+                              f"{CH2}#24-breaking-it-the-no-recheck-preset"),
+                  "wait": ("step 5, wait", SLEEP),
+                  "injected": ("publish side, new_injected_job", SLEEP),
+                  "latch": ("publish side, latch_is_set", SLEEP),
+                  "wake": ("the waker, wake", WAKER)}),
+    "join": Lab("join", ("test_join",),
+                ("an owner whose B was stolen runs other jobs while it waits",
+                 "a push onto a non-empty deque wakes a sleeper, which takes the stranded B1"),
+                (("fib", "2", "27", "10", "3"),),
+                {"push": ("step 1, push B and run A", f"{CH3}#32-the-code"),
+                 "popback": ("step 2, pop B back", f"{CH3}#34-breaking-it-block-on-b"),
+                 "stolen": ("step 3, work while a stolen B runs",
+                            f"{CH3}#35-breaking-it-wait-without-working"),
+                 "inline": ("step 4, run a popped B inline", f"{CH3}#32-the-code"),
+                 "other": ("step 5, run a job A left above B", f"{CH3}#32-the-code")}),
+    "splitter": Lab("splitter", ("test_splitter",),
+                    ("a forced steal makes the stolen piece split again",),
+                    (("splits", "sum", "2", "1000000", "3"), ("splits", "count", "1", "1048576",
+                                                              "5")),
+                    {"migrated": ("step 1, reset when migrated",
+                                  f"{CH4}#46-breaking-it-ignore-migrated"),
+                     "halve": ("step 2, halve the splits",
+                               f"{CH4}#42-try_split-three-lines-from-rayon"),
+                     "bridge": ("step 3, the bridge", f"{CH4}#43-the-bridge")}),
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Proof that a lab's grader is right (the ctests labs.prove.LAB, label labs).
+
+    python3 tests/labs/prove.py sleep [--scratch DIR] [--rows NAME,...]
+
+Three claims, in this order, on one scratch build that every grading reuses:
+  1. the untouched skeleton grades every step `missing` (and builds nothing);
+  2. the skeleton filled with the source grades every step `ok` (the baseline: one build, every
+     check);
+  3. for every catalogue row that touches the lab's file, the filled skeleton with that row's
+     mutation grades exactly the row's step not ok, every other step ok, and the check that
+     decided it is the one the row expects (`model` for a model row, a run of the release build
+     for `unit`, the stress for `drivers`, TSan for `tsan`); a row whose mutation empties its
+     step may be `missing` instead, by the model or with no check at all.
+Prints one line per claim and the seconds it took; exit 0 when every claim holds, 1 otherwise,
+2 when grading itself failed (a build, the baseline).
+"""
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import grade
+import labs
+import verdicts as v
+
+sys.path.insert(0, str(labs.REPO / "tests" / "mutants"))
+from catalogue import apply  # noqa: E402
+
+# The grader's checks that stand for each of the catalogue's (tests/mutants/catalogue.py CHECKS).
+STANDS_FOR = {"model": {"model"}, "unit": {"compile", "unit", "forced"}, "drivers": {"stress"},
+              "tsan": {"tsan"}, "asan": set()}
+
+
+def judge_row(row, result):
+    """None if `result` (the verdicts of the mutated file) is exactly the row's, else why not."""
+    bad = [r for r in result if r.status != "ok"]
+    if [r.step for r in bad] != [row.step]:
+        return (f"expected only {row.step} not ok, got "
+                + (", ".join(f"{r.step} {r.status}" for r in bad) or "every step ok"))
+    r = bad[0]
+    if r.check in STANDS_FOR[row.mutant.expect] or (r.status == "missing" and r.check in
+                                                     ("", "model")):
+        return None
+    return f"{row.step} decided by {r.check or 'nothing'}, the row expects {row.mutant.expect}"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("lab", choices=sorted(grade.LABS))
+    ap.add_argument("--scratch", type=Path, default=labs.REPO / "build" / "labs-scratch")
+    ap.add_argument("--rows", help="comma-separated catalogue rows (default: every row of the "
+                    "lab's file)")
+    ap.add_argument("--tsan", action="store_true", help="grade with TSan too")
+    args = ap.parse_args(argv)
+    lab = grade.LABS[args.lab]
+    failures, start = 0, time.monotonic()
+
+    def claim(name, problem, t0):
+        nonlocal failures
+        failures += problem is not None
+        print(f"{'ok  ' if problem is None else 'FAIL'} {name} ({time.monotonic() - t0:.0f} s)"
+              + (f": {problem}" if problem else ""), flush=True)
+
+    try:
+        g = grade.Grader(lab, args.scratch.resolve(), args.tsan, progress=False)
+        t0 = time.monotonic()
+        result = g.grade((labs.REPO / lab.skeleton).read_text())
+        claim("the skeleton: every step missing", None if all(r.status == "missing" for r in result)
+              else "; ".join(r.line() for r in result if r.status != "missing"), t0)
+        t0 = time.monotonic()
+        result = g.grade(g.source)
+        claim("the source: every step ok", None if all(r.status == "ok" for r in result)
+              else "; ".join(r.line() for r in result if r.status != "ok"), t0)
+        rows = g.rows
+        if args.rows:
+            rows = [r for r in rows if r.mutant.name in args.rows.split(",")]
+        for row in rows:
+            t0 = time.monotonic()
+            result = g.grade(apply(g.source, row.mutant))
+            problem = judge_row(row, result)
+            shown = next(r for r in result if r.step == row.step).line()
+            claim(f"row {row.mutant.name} -> {shown}", problem, t0)
+    except (RuntimeError, labs.LabError, OSError) as e:
+        print(f"prove: {e}", file=sys.stderr)
+        return 2
+    print(f"lab {lab.name}: {failures} claims failed, {time.monotonic() - start:.0f} s")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""Self-tests of the grader's logic that needs no build (verdicts.py, grade.py's parsing, the
+proof's judge)."""
+import re
+import unittest
+
+import grade
+import labs
+import prove
+import verdicts as v
+
+SRC = """int f() {
+    // LAB: one step 1
+    fence(); // why
+    // LAB_END: one
+    // LAB: two step 2
+    if (x) {
+        y();
+    }
+    // LAB_END: two
+}"""
+
+
+class Tokens(unittest.TestCase):
+    def test_comments_blanks_and_hole_statements_are_not_code(self):
+        self.assertEqual(v.tokens(["  a::b(1); // c", "", labs.hole_statement("x", "  "),
+                                   "/* d */ e->f && g"]),
+                         ["a", "::", "b", "(", "1", ")", ";", "e", "->", "f", "&&", "g"])
+
+    def test_a_statement_stands_on_its_own(self):
+        wait = v.tokens(["cv_.wait(lock);"])
+        self.assertTrue(v.has_statement(["x = 1;", "cv_.wait(lock); // 5."], wait))
+        self.assertTrue(v.has_statement(["cv_.wait(lock);"], wait))
+        self.assertTrue(v.has_statement(["if (a) b(); else", "  cv_.wait(lock);"], wait))
+        # sleep.wait.for-token: the same call in a loop is not the statement
+        self.assertFalse(v.has_statement(["while (t == 0) cv_.wait(lock);"], wait))
+        self.assertFalse(v.has_statement(["cv_.wait(lock, pred);"], wait))
+
+
+class Rows(unittest.TestCase):
+    def test_each_row_of_a_lab_file_lives_in_one_hole(self):
+        steps = {}
+        for lab, (src, _) in labs.LABS.items():
+            try:
+                for row in v.rows(src, (labs.REPO / src).read_text()):
+                    steps[row.mutant.name] = row.step
+            except v.catalogue.CatalogueError as e:  # a line edited on purpose (an exercise):
+                self.skipTest(f"{e} (tooling.mutants.self_tests reports it)")  # not ours to say
+        self.assertEqual(steps, {
+            "sleep.worker.fence": "fence", "sleep.injected.fence": "injected",
+            "sleep.latch.fence": "latch", "sleep.recheck.removed": "recheck",
+            "sleep.wake.no-count-out": "wake", "sleep.wait.for-token": "wait",
+            "sleep.wait.spurious-not-counted": "wait", "join.push.skipped": "push",
+            "join.popback.skipped": "popback", "join.stolen.idle": "stolen",
+            "join.inline.migrated": "inline", "splitter.migrated-ignored": "migrated",
+            "splitter.migrated.no-reset": "migrated", "splitter.halve.kept": "halve"})
+
+    def test_the_model_statement_is_the_changed_line_without_its_brace(self):
+        src = labs.LABS["sleep"][0]
+        try:
+            row = {r.mutant.name: r for r in v.rows(src, (labs.REPO / src).read_text())}
+        except v.catalogue.CatalogueError as e:  # as above
+            self.skipTest(f"{e} (tooling.mutants.self_tests reports it)")
+        self.assertEqual(row["sleep.recheck.removed"].shown, "if (has_work())")
+        self.assertEqual(row["sleep.injected.fence"].shown,
+                         "std::atomic_thread_fence(std::memory_order_seq_cst);")
+
+    def test_a_row_outside_the_holes_is_an_error(self):
+        m = v.catalogue.parse_catalogue("[r]\nfile = f\nanchor = int f() {\nreplace = int g() {\n"
+                                        "breaks = b\nexpect = unit\n")
+        with self.assertRaisesRegex(labs.LabError, "row r changes f outside one hole"):
+            v.rows("f", SRC, m)
+
+
+class Holes(unittest.TestCase):
+    def test_classify(self):
+        mine = labs.fill(SRC, {"one": ["    fence();   // mine"], "two": ["    z();"]})
+        self.assertEqual(v.classify(mine, SRC), {"one": "same", "two": "written"})
+        self.assertEqual(v.classify(labs.skeleton(SRC), SRC), {"one": "missing", "two": "missing"})
+        with self.assertRaises(labs.LabError):
+            v.classify(SRC.replace("LAB: two", "LAB: three").replace("_END: two", "_END: three"),
+                       SRC)
+
+    def test_compose_takes_the_named_holes_from_the_source(self):
+        mine = labs.skeleton(SRC)
+        self.assertEqual(v.compose(mine, SRC, ["one", "two"]), SRC)
+        self.assertIn("#error", v.compose(mine, SRC, ["one"]))
+
+    def test_compile_errors_name_their_hole(self):
+        self.assertEqual(v.hole_at(SRC), [None, None, "one", None, None, "two", "two", "two",
+                                          None, None])
+        out = ("/s/src/f.hpp:7:9: error: 'y' was not declared\n"
+               "/s/src/f.hpp:10:1: error: expected ';'\n/s/src/g.hpp:3:1: error: other\n")
+        self.assertEqual(v.compile_errors(out, "/s/src/f.hpp", SRC),
+                         {"two": "'y' was not declared", None: "expected ';'"})
+
+    def test_verdict_line(self):
+        self.assertEqual(v.Verdict("r", "step 4, the re-check", "wrong", "forced", "it hung",
+                                   "ch.md#s").line(),
+                         "step 4, the re-check: wrong — it hung; re-read ch.md#s")
+        self.assertEqual(v.Verdict("r", "step 1", "ok", section="ch.md#s").line(), "step 1: ok")
+
+
+class Grade(unittest.TestCase):
+    def test_ctest_regex_matches_names_literally(self):
+        self.assertEqual(v.ctest_regex(["t.a (b) c."]), r"^(t\.a \(b\) c\.)$")
+
+    def test_failure_detail(self):
+        out = ("19/19 Test #19: test_sleep.the waker counts ... ***Failed    0.20 sec\n"
+               "  CHECK( sleepers_at_notify == 0 )\nwith expansion:\n  1 == 0\n\n"
+               "FAILED:\nThe following tests FAILED:\n\t 19 - test_sleep.the waker (Failed)\n")
+        self.assertEqual(v.failure_detail(out), "`test_sleep.the waker`, a check failed, "
+                         "CHECK( sleepers_at_notify == 0 ) with 1 == 0")
+        out = ("WATCHDOG: no progress for 3.0 s while x: y\nWATCHDOG: the last 9 events of each "
+               "thread\nWATCHDOG: lost wake-up: job 1 was injected\n"
+               "WATCHDOG: deadlock, exiting with code 3\n"
+               "\t 17 - test_pool.the re-check catches (Failed)\n")
+        self.assertEqual(v.failure_detail(out), "`test_pool.the re-check catches`, hung: the "
+                         "watchdog ended it (exit 3), the watchdog's replay: lost wake-up: job 1 "
+                         "was injected")
+
+    def test_every_lab_titles_every_hole(self):
+        for name, lab in grade.LABS.items():
+            names = [n for n, _, _ in labs.holes((labs.REPO / lab.source).read_text())]
+            self.assertEqual(sorted(lab.titles), sorted(names), name)
+
+
+    def test_every_section_to_re_read_is_a_heading_of_its_chapter(self):
+        def slug(heading):  # GitHub's anchor of a heading
+            return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        for lab in grade.LABS.values():
+            for title, section in lab.titles.values():
+                path, _, anchor = section.partition("#")
+                headings = [slug(l.lstrip("#")) for l in (labs.REPO / path).read_text().split("\n")
+                            if l.startswith("#")]
+                self.assertIn(anchor, headings, f"{lab.name}: {title}: {section}")
+
+
+class Judge(unittest.TestCase):
+    def row(self, expect):
+        m = v.catalogue.Mutant("r", "f", ["a"], [], "b", expect)
+        return v.Row(m, "two", [], "")
+
+    def test_exactly_the_rows_step_by_the_expected_check(self):
+        ok = v.Verdict("one", "", "ok")
+        self.assertIsNone(prove.judge_row(self.row("unit"), [ok, v.Verdict("two", "", "wrong",
+                                                                           "forced")]))
+        self.assertIsNone(prove.judge_row(self.row("model"), [ok, v.Verdict("two", "", "missing")]))
+        self.assertRegex(prove.judge_row(self.row("model"), [ok, v.Verdict("two", "", "wrong",
+                                                                           "unit")]),
+                         "decided by unit, the row expects model")
+        self.assertRegex(prove.judge_row(self.row("unit"), [ok, v.Verdict("two", "", "ok")]),
+                         "got every step ok")
+        self.assertRegex(prove.judge_row(self.row("unit"), [v.Verdict("one", "", "missing"),
+                                                            v.Verdict("two", "", "wrong", "unit")]),
+                         "got one missing, two wrong")
+
+
+if __name__ == "__main__":
+    unittest.main()

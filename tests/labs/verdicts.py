@@ -1,0 +1,172 @@
+"""The labs' grader, the part that needs no build: which holes the reader wrote, which catalogue
+row lives in which hole, what the model check reads, what a failed run said, and how a verdict
+is printed.
+
+grade.py runs the checks; this module decides what their results say about each step, and is
+unit-tested by test_verdicts.py.
+"""
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import labs
+
+sys.path.insert(0, str(labs.REPO / "tests" / "mutants"))
+import catalogue  # noqa: E402  the catalogue of broken variants (tests/mutants/catalogue.ini)
+from mutants import symptom  # noqa: E402  how a check failed, as the mutant matrix says it
+
+CATALOGUE = labs.REPO / "tests" / "mutants" / "catalogue.ini"
+TOKEN = re.compile(r"[A-Za-z_]\w*|\d\w*|::|->|&&|\|\||[^\s\w]")
+COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+# Tokens after which a statement starts. Not ")": `while (...) cv_.wait(lock);` is not the
+# statement `cv_.wait(lock);` but a loop around it (the trap of sleep.wait.for-token).
+BOUNDARY = {";", "{", "}", "else", ":"}
+
+
+def tokens(lines):
+    """The code tokens of some lines: comments, blanks and hole statements left out."""
+    text = "\n".join(l for l in lines if not labs.HOLE_STATEMENT.match(l))
+    return TOKEN.findall(COMMENT.sub(" ", text))
+
+
+def has_statement(body, statement):
+    """Whether `statement` (tokens) stands in `body` (lines) as a statement of its own."""
+    have, n = tokens(body), len(statement)
+    return any(have[i:i + n] == statement and (i == 0 or have[i - 1] in BOUNDARY)
+               for i in range(len(have) - n + 1))
+
+
+@dataclass
+class Row:
+    """A catalogue row of the lab's file: the hole it lives in and, for a row the model kills,
+    the statement the model check looks for (the anchor's changed lines, a trailing `{` off)."""
+    mutant: catalogue.Mutant
+    step: str
+    statement: list
+    shown: str  # the statement as the source writes it
+
+
+def changed_lines(m):
+    """The anchor lines the row's replacement changes (leading and trailing kept lines off)."""
+    old, new, keep, tail = m.anchor, m.replace, 0, 0
+    while keep < min(len(old), len(new)) and old[keep] == new[keep]:
+        keep += 1
+    while tail < min(len(old), len(new)) - keep and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return old[keep:len(old) - tail]
+
+
+def rows(file, source, mutants=None):
+    """The catalogue rows that touch `file` (source = its text), each with its hole. A row that
+    changes lines outside the holes, or more than one hole, is a LabError: its lab could not
+    give it a verdict of one step."""
+    if mutants is None:
+        mutants = catalogue.parse_catalogue(CATALOGUE.read_text())
+    before = {n: b for n, _, b in labs.holes(source)}
+    out = []
+    for m in (m for m in mutants if m.file == file):
+        after = catalogue.apply(source, m)
+        steps = [n for n, _, b in labs.holes(after) if tokens(b) != tokens(before[n])]
+        if labs.skeleton(after) != labs.skeleton(source) or len(steps) != 1:
+            raise labs.LabError(f"catalogue row {m.name} changes {file} outside one hole")
+        statement = tokens(changed_lines(m))
+        if statement[-1:] == ["{"]:
+            statement.pop()
+        shown = " ".join(COMMENT.sub("", l).strip() for l in changed_lines(m)).removesuffix(" {")
+        out.append(Row(m, steps[0], statement, shown))
+    return out
+
+
+def classify(reader, source):
+    """{hole: "missing" | "same" | "written"} of the reader's text against the source's: a hole
+    left empty, one with the source's code (comments and blanks aside), or one of the reader's
+    own. LabError if the holes are not the source's, in its order."""
+    mine, theirs = labs.holes(reader), labs.holes(source)
+    if [n for n, _, _ in mine] != [n for n, _, _ in theirs]:
+        raise labs.LabError("the holes are not the skeleton's (reset it: see chapters/labs/"
+                            "README.md)")
+    ref = {n: b for n, _, b in theirs}
+    return {n: "missing" if labs.is_empty(b) else "same" if tokens(b) == tokens(ref[n])
+            else "written" for n, _, b in mine}
+
+
+def compose(reader, source, from_source):
+    """The reader's text with the holes named in `from_source` filled with the source's lines
+    (a missing step, or one already judged, so that the checks test the others)."""
+    ref = {n: b for n, _, b in labs.holes(source)}
+    return labs.fill(reader, {n: ref[n] for n in from_source})
+
+
+def hole_at(text):
+    """For each line (index 0 = line 1): the name of the hole it is in, or None."""
+    out, current = [], None
+    for line in text.split("\n"):
+        s, e = labs.START.search(line), labs.END.search(line)
+        out.append(None if s or e else current)
+        current = s.group(1) if s else None if e else current
+    return out
+
+
+def compile_errors(output, path, text):
+    """{hole or None: first error message} of a compiler's output for errors in `path`."""
+    where, out = hole_at(text), {}
+    for m in re.finditer(rf"{re.escape(str(path))}:(\d+):\d+: error: ([^\n]*)", output):
+        line = int(m.group(1))
+        hole = where[line - 1] if line <= len(where) else None
+        out.setdefault(hole, m.group(2).strip())
+    return out
+
+
+@dataclass
+class Verdict:
+    step: str  # the hole's name
+    title: str  # "step 4, the re-check"
+    status: str  # ok, missing, wrong
+    check: str = ""  # the check that decided it: model, compile, unit, forced, stress, tsan
+    detail: str = ""
+    section: str = ""  # the chapter section to re-read
+
+    def line(self):
+        out = f"{self.title}: {self.status}"
+        if self.detail:
+            out += f" — {self.detail}"
+        if self.status != "ok" and self.section:
+            out += f"; re-read {self.section}"
+        return out
+
+
+def model_detail(row, symptom, missing=False):
+    m = row.mutant
+    what = "without it" if missing else f"without `{row.shown}` standing as a statement"
+    return f"{what}, the model ({m.model.file} {m.model.variant}) finds {symptom}: {m.breaks}"
+
+
+def ctest_regex(names):
+    """A ctest -R regex matching exactly these test names."""
+    return "^(" + "|".join(re.sub(r"([.\[\]()*+?^$|\\])", r"\\\1", n) for n in names) + ")$"
+
+
+# The watchdog's diagnosis of the replayed events (src/instrument/timeline.cpp), not its other
+# lines.
+DIAGNOSIS = re.compile(r"WATCHDOG: (?!no progress|the last|deadlock, exiting)([^\n]*)")
+
+
+def failure_detail(out):
+    """What a failed ctest or driver said: the first failing test, how it ended, the check's
+    expansion, and the watchdog's diagnosis of the replayed events."""
+    parts = []
+    test = re.search(r"\d+ - (\S+\.[^\n]*?) \((Failed|Timeout|[^)]*)\)", out)
+    if test:
+        parts.append(f"`{test.group(1)}`")
+    how = symptom(out)
+    parts.append({"watchdog": "hung: the watchdog ended it (exit 3)",
+                  "ctest timeout": "hung past the ctest timeout",
+                  "assertion": "a check failed"}.get(how, how))
+    check = re.search(r"((?:CHECK|REQUIRE)\w*\( .* \))\nwith expansion:\n\s*([^\n]*)", out)
+    if check:
+        parts.append(f"{check.group(1)} with {check.group(2)}")
+    diag = DIAGNOSIS.search(out)
+    if diag:
+        parts.append(f"the watchdog's replay: {diag.group(1)}")
+    return ", ".join(parts)
