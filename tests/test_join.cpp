@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <optional>
 #include <semaphore>
 #include <thread>
 
@@ -41,9 +42,10 @@ Forced force_steal(ThreadPool& pool, ThenB then_b) {
     Forced f{};
     std::atomic<bool> b_started{false};
     const mini::Stats before = mini::stats(pool);
-    // A pool where nobody steals B would leave A spinning for good: end it with exit 3.
-    mini::Watchdog dog(
-        "A waiting for a thief to start B", test::watchdog_time,
+    // A pool where nobody steals B would leave A spinning for good: end it with exit 3. Only
+    // until B has started: what B then waits for is the calling test's watchdog's business.
+    std::optional<mini::Watchdog> dog(
+        std::in_place, "A waiting for a thief to start B", test::watchdog_time,
         [&] { return mini::stats(pool).executed; }, [&] { return test::describe(mini::stats(pool)); });
     pool.install([&] {
         mini::join_context(
@@ -52,6 +54,7 @@ Forced force_steal(ThreadPool& pool, ThenB then_b) {
                 f.a_thread = std::this_thread::get_id();
                 test::wake_a_worker(pool);
                 while (!b_started.load()) std::this_thread::yield(); // hand-off: B is elsewhere
+                dog.reset();
             },
             [&](FnContext ctx) {
                 f.b_migrated = ctx.migrated();

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <bit>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -53,9 +54,10 @@ bool covers_exactly(const std::vector<std::pair<std::size_t, std::size_t>>& ls, 
 // that worker can only do by stealing from the left spine's deque.
 std::size_t count_with_forced_steal(ThreadPool& pool, std::size_t len) {
     std::atomic<bool> stolen_leaf_ran{false};
-    // A pool where nobody steals would leave leaf 0 spinning for good: end it with exit 3.
-    mini::Watchdog dog(
-        "leaf 0 waiting for a thief to run a leaf", test::watchdog_time,
+    // A pool where nobody steals would leave leaf 0 spinning for good: end it with exit 3, until
+    // a thief has run a leaf.
+    std::optional<mini::Watchdog> dog(
+        std::in_place, "leaf 0 waiting for a thief to run a leaf", test::watchdog_time,
         [&] { return mini::stats(pool).executed; }, [&] { return test::describe(mini::stats(pool)); });
     return pool.install([&] {
         const auto first_thread = std::this_thread::get_id();
@@ -63,6 +65,7 @@ std::size_t count_with_forced_steal(ThreadPool& pool, std::size_t len) {
             if (i == 0) {
                 test::wake_a_worker(pool);
                 while (!stolen_leaf_ran.load()) std::this_thread::yield();
+                dog.reset();
             } else if (std::this_thread::get_id() != first_thread) {
                 stolen_leaf_ran = true;
             }
