@@ -219,13 +219,14 @@ def apply(text, mutant):
     return "".join(out)
 
 
-def select(mutants, names):
-    """The named mutants, in catalogue order; all of them if no names. Unknown names: error."""
-    known = {m.name for m in mutants}
+def select(rows, names, kind="mutant"):
+    """The named rows (mutants, or exercises), in catalogue order; all of them if no names.
+    Unknown names: error."""
+    known = {r.name for r in rows}
     unknown = [n for n in names if n not in known]
     if unknown:
-        raise CatalogueError(f"unknown mutant(s): {', '.join(unknown)} (see --list)")
-    return [m for m in mutants if not names or m.name in names]
+        raise CatalogueError(f"unknown {kind}(s): {', '.join(unknown)} (see --list)")
+    return [r for r in rows if not names or r.name in names]
 
 
 def cmake_models(models):

@@ -24,7 +24,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from catalogue import CatalogueError, apply, parse
+from catalogue import CatalogueError, apply, parse, select
 from mutants import sync_scratch
 from presets import Presets
 
@@ -138,11 +138,7 @@ def main(argv=None):
                          "with the mutant runner)")
     args = ap.parse_args(argv)
     try:
-        rows = parse(CATALOGUE.read_text()).exercises
-        unknown = set(args.names) - {e.name for e in rows}
-        if unknown:
-            raise CatalogueError(f"unknown exercise(s): {', '.join(sorted(unknown))} (see --list)")
-        rows = [e for e in rows if not args.names or e.name in args.names]
+        rows = select(parse(CATALOGUE.read_text()).exercises, args.names, "exercise")
         for e in rows:  # every anchor must apply before anything runs
             apply((ROOT / e.file).read_text(), e)
     except (CatalogueError, OSError) as e:
