@@ -2,10 +2,11 @@
 //
 // Four workloads, each run by plain serial code, the workbook's pool (mini), rayon itself (the
 // Rust crate apps/rayon/), oneTBB and OpenMP in this one process; within every run the
-// implementations take turns, in an order that rotates from run to run, so that all of them meet
-// the same machine. Every result is checked. At the end, one table: medians, min–max and the
-// ratio to mini. rayon, oneTBB and OpenMP are optional at configure time (cmake/Rayon.cmake,
-// cmake/Compare.cmake): a missing one leaves its column empty and says why.
+// implementations take turns, in an order balanced so that each follows each other equally often
+// (compare_order.hpp): all of them meet the same machine and the same neighbours. Every result is
+// checked. At the end, one table: medians, min–max and the ratio to mini. rayon, oneTBB and
+// OpenMP are optional at configure time (cmake/Rayon.cmake, cmake/Compare.cmake): a missing one
+// leaves its column empty and says why.
 #include <array>
 #include <atomic>
 #include <functional>
@@ -28,6 +29,7 @@
 
 #include "common.hpp"
 #include "compare_callgrind.hpp"
+#include "compare_order.hpp"
 #include "compare_table.hpp"
 #include "fib.hpp"
 #include "platform.hpp"
@@ -247,6 +249,14 @@ int main(int argc, char** argv) {
                                                 "rayon, oneTBB, OpenMP")
         ->check(CLI::IsMember(runtime_names, CLI::ignore_case))
         ->delimiter(',');
+    std::string order = "balanced";
+    cli.add_option("--order", order,
+                   "the order of turns within a run: balanced (default: each column follows "
+                   "each other equally often) or rotate (rotated by one per run, as before)")
+        ->check(CLI::IsMember({"balanced", "rotate"}));
+    bool carryover = false;
+    cli.add_flag("--carryover", carryover,
+                 "also print each column's medians split by the column measured just before it");
     app::TraceOption trace(cli);
     if (int code = app::parse(cli, argc, argv); code >= 0) return code;
 
@@ -540,9 +550,17 @@ int main(int argc, char** argv) {
         const double t0 = app::now();
         run_label = std::to_string(run + 1);
         for (RowId r : {join_1, join_t, fib, sum, trip}) {
+            std::vector<int> turns; // the implementations that run this row, in this run's order
             for (int k = 0; k < num_impls; ++k) {
-                const int impl = int((run + k) % num_impls); // the order rotates from run to run
-                if (!runs_it(r, impl)) continue;
+                const int impl = order == "rotate" ? int((run + k) % num_impls) : k;
+                if (runs_it(r, impl)) turns.push_back(impl);
+            }
+            if (order == "balanced") { // each follows each other equally often (compare_order.hpp)
+                const std::vector<int> present = turns;
+                const auto ks = app::balanced_order(present.size(), run);
+                for (std::size_t i = 0; i < ks.size(); ++i) turns[i] = present[ks[i]];
+            }
+            for (const int impl : turns) {
                 at_row = r, at_impl = impl;
                 // Let the threads of the previous implementation go idle and fall asleep (libgomp
                 // and oneTBB spin for a while first), so they take no core from this one; what
@@ -551,7 +569,9 @@ int main(int argc, char** argv) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
                 if (last >= 0 && pause_ms > 0)
                     rows[idle].samples[last].push_back((app::cpu_seconds() - cpu0) * 1e3);
+                const std::size_t samples = rows[r].samples[impl].size();
                 measure(r, impl);
+                if (rows[r].samples[impl].size() > samples) rows[r].before[impl].push_back(last);
                 last = impl;
                 progress.fetch_add(1, std::memory_order_relaxed);
             }
@@ -565,6 +585,7 @@ int main(int argc, char** argv) {
 
     fmt::print("\n");
     print_table(rows);
+    if (carryover) print_carryover(rows);
     fmt::print("mini's counters per run, median [min–max]:\n");
     for (RowId r : {join_t, fib, sum}) {
         if (rows[r].label.empty() || counters[r].empty()) continue;

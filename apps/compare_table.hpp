@@ -26,6 +26,8 @@ struct Row {
     enum Kind { measured, speedup, plain } kind = measured;
     std::array<std::vector<double>, num_impls> samples{};
     std::array<std::string, num_impls> note{}; // instead of numbers: n/a, missing
+    // For each sample: the column measured just before it (-1: none), for --carryover.
+    std::array<std::vector<int>, num_impls> before{};
 };
 
 inline std::string num(double v) {
@@ -80,6 +82,28 @@ inline void print_table(const std::vector<Row>& rows) {
         for (std::size_t c = 0; c < line.size(); ++c) out += pad(line[c], w[c] + 2);
         while (!out.empty() && out.back() == ' ') out.pop_back();
         fmt::print("{}\n", out);
+    }
+}
+
+// --carryover: each column's median in a timed row, split by the column measured just before it,
+// to show whether one implementation's run slows the next one's (compare_order.hpp says why the
+// order is balanced). "after X n" is the median of the n samples that came right after X.
+inline void print_carryover(const std::vector<Row>& rows) {
+    fmt::print("after-effects: median of each column by the column measured just before it\n");
+    for (const Row& r : rows) {
+        if (r.label.empty() || r.kind != Row::measured || r.label.starts_with("  ")) continue;
+        for (int i = 0; i < num_impls; ++i) {
+            std::string line;
+            for (int b = -1; b < num_impls; ++b) {
+                std::vector<double> v;
+                for (std::size_t k = 0; k < r.before[i].size(); ++k)
+                    if (r.before[i][k] == b) v.push_back(r.samples[i][k]);
+                if (v.empty()) continue;
+                line += fmt::format("; after {} {} n {}", b < 0 ? "nothing" : impl_names[b],
+                                    num(app::median(v)), v.size());
+            }
+            if (!line.empty()) fmt::print("  {}, {}{}\n", r.label, impl_names[i], line);
+        }
     }
 }
 
