@@ -136,10 +136,11 @@ ThreadPool& ThreadPool::global() {
 }
 
 // ANCHOR: inject
-void ThreadPool::inject(JobRef job) {
+std::uint64_t ThreadPool::inject(JobRef job) {
     injector_.push(job);                             // publish ...
     const auto sleepers = sleep_.new_injected_job(); // ... fence, wake a sleeper if any
     probe(Probe::inject, job.data, sleepers);
+    return sleepers;
 }
 // ANCHOR_END: inject
 
