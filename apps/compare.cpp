@@ -30,6 +30,7 @@
 #include "common.hpp"
 #include "compare_callgrind.hpp"
 #include "compare_order.hpp"
+#include "compare_placement.hpp"
 #include "compare_table.hpp"
 #include "fib.hpp"
 #include "platform.hpp"
@@ -254,6 +255,10 @@ int main(int argc, char** argv) {
                    "the order of turns within a run: balanced (default: each column follows "
                    "each other equally often) or rotate (rotated by one per run, as before)")
         ->check(CLI::IsMember({"balanced", "rotate"}));
+    bool placement = false;
+    cli.add_flag("--placement", placement,
+                 "fib on mini and rayon through a leaf that notes its thread and CPU: prints when "
+                 "the second thread started and whether two shared a CPU (compare_placement.hpp)");
     bool carryover = false;
     cli.add_flag("--carryover", carryover,
                  "also print each column's medians split by the column measured just before it");
@@ -424,6 +429,8 @@ int main(int argc, char** argv) {
         const rayon_side_pool* rpool = (one ? rt.rayon1 : rt.rayon).get();
 #endif
         const unsigned n = r == fib ? fib_n : join_n, c = r == fib ? cutoff : 0;
+        const bool noted = placement && r == fib && (impl == workbook || impl == rayon);
+        if (noted) placement::start();
         const std::uint64_t expected = r == fib ? fib_expected : join_expected;
         const double unit = r == fib ? 1e-3 : 1e-9, per = r == fib ? 1 : joins;
         if (r == join_1 || r == join_t || r == fib) {
@@ -434,7 +441,11 @@ int main(int argc, char** argv) {
             case workbook:
                 counted(r, pool, [&] {
                     timed(r, impl, unit, per, expected, [&] {
-                        return pool.install([&] { return started = app::now(), app::fib(n, c); });
+                        return pool.install([&] {
+                            started = app::now();
+                            return noted ? placement::fib_with(n, c, &placement::noted_leaf)
+                                         : app::fib(n, c);
+                        });
                     });
                 });
                 break;
@@ -444,7 +455,10 @@ int main(int argc, char** argv) {
                 // it made are checked too.
                 std::uint64_t made = 0;
                 timed(r, impl, unit, per, expected,
-                      [&] { return rayon_side_fib(rpool, n, c, &fib_leaf, &made); });
+                      [&] {
+                          return rayon_side_fib(rpool, n, c,
+                                                noted ? &placement::noted_leaf : &fib_leaf, &made);
+                      });
                 if (made != app::joins_of(n, c)) {
                     fmt::print("WRONG: {} on rayon: {} joins, expected {}\n", rows[r].label, made,
                                app::joins_of(n, c));
@@ -572,6 +586,8 @@ int main(int argc, char** argv) {
                 const std::size_t samples = rows[r].samples[impl].size();
                 measure(r, impl);
                 if (rows[r].samples[impl].size() > samples) rows[r].before[impl].push_back(last);
+                if (placement && r == fib && (impl == workbook || impl == rayon))
+                    placement::finish(impl, last);
                 last = impl;
                 progress.fetch_add(1, std::memory_order_relaxed);
             }
@@ -586,6 +602,7 @@ int main(int argc, char** argv) {
     fmt::print("\n");
     print_table(rows);
     if (carryover) print_carryover(rows);
+    if (placement) placement::print(500);
     fmt::print("mini's counters per run, median [min–max]:\n");
     for (RowId r : {join_t, fib, sum}) {
         if (rows[r].label.empty() || counters[r].empty()) continue;

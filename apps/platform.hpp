@@ -1,6 +1,6 @@
 // The drivers' only Linux-specific code: pinning a thread to one CPU (sched_getaffinity,
 // pthread_setaffinity_np), used by compare and litmus, and the whole machine's busy time
-// (/proc/stat), used by compare.
+// (/proc/stat) and the CPU a thread runs on (sched_getcpu), used by compare.
 // Elsewhere both degrade: no CPU is listed, so threads run unpinned, and the machine's load is
 // unknown; `missing` says so. The mini library itself uses only the standard library.
 #pragma once
@@ -59,6 +59,9 @@ inline double machine_busy_seconds() {
     if (n != 8) return -1;
     return double(user + nice + system + irq + softirq + steal) / double(sysconf(_SC_CLK_TCK));
 }
+
+// The CPU the calling thread runs on now (it may move right after).
+inline int current_cpu() { return sched_getcpu(); }
 #else
 inline constexpr const char* missing =
     "not Linux: threads run unpinned (compare's serial code runs once) and the machine's load is "
@@ -74,6 +77,7 @@ public:
 };
 
 inline double machine_busy_seconds() { return -1; }
+inline int current_cpu() { return -1; }
 #endif
 
 } // namespace app::platform

@@ -36,6 +36,19 @@ if(TARGET compare)
             ".*all results correct")
         mini_add_expect_test(NAME rayon.compare.smoke LABELS rayon TIMEOUT 120 BROKEN_BY NO_RECHECK BLOCK_WAIT
             COMMAND $<TARGET_FILE:compare> 2 1 --quick EXPECT_EXIT 0 EXPECT_OUTPUT "${re}")
+        # The diagnostics chapter 6 reads the fib row with: medians by the column measured just
+        # before (--carryover), and where mini's and rayon's leaves ran (--placement), both
+        # split by that column; --order rotate is the order they were compared with.
+        string(CONCAT diag "after-effects: median of each column by the column measured just before it"
+            ".*  fib\\(27\\), cutoff 10 \\[ms\\], mini; after [a-zA-Z]+ [0-9.]+ n [0-9]+"
+            ".*placement \\(--placement\\), fib:"
+            ".*  mini after [a-zA-Z]+: [0-9]+ runs; second thread after "
+            ".*  rayon after [a-zA-Z]+: [0-9]+ runs; second thread after "
+            ".*all results correct")
+        mini_add_expect_test(NAME rayon.compare.diagnostics LABELS rayon TIMEOUT 120 BROKEN_BY NO_RECHECK BLOCK_WAIT
+            COMMAND $<TARGET_FILE:compare> 2 3 --quick --rows fib --runtimes serial,mini,rayon
+                    --order rotate --carryover --placement
+            EXPECT_EXIT 0 EXPECT_OUTPUT "${diag}")
     endif()
 endif()
 
