@@ -1,6 +1,7 @@
 // Latches, and the rule that SpinLatch::set touches nothing of the latch after setting it.
 #include <mini/join.hpp>
 #include <mini/latch.hpp>
+#include <instrument/watchdog.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -92,7 +93,12 @@ void hold_setter(mini::Probe point) {
 
 TEST_CASE("SpinLatch::set touches nothing after the store even when the owner's frame is gone",
           "[latch][touch_after_set]") {
-    mini::ThreadPool pool(2);
+    test::Pool pool(2);
+    // A setter that wakes nobody can leave a worker asleep for good, here or in the pool's
+    // destructor (which test::Pool watches): the watchdogs end that with exit 3, not ctest.
+    mini::Watchdog dog(
+        "an owner and a setter held until the owner's frame is gone", test::watchdog_time,
+        [&] { return mini::stats(pool).executed; }, [&] { return test::describe(mini::stats(pool)); });
     hold_armed = done_armed = true;
     mini::instrument::sync_hook = &hold_setter;
     const bool migrated = pool.install([&] {
