@@ -109,7 +109,7 @@ class Runner:
 
     def failure(self, check, mutant):
         """How `check` fails on the scratch copy as it is now: None if it passes or does not
-        apply, else the symptom ("watchdog", "data race", ...)."""
+        apply, else (the symptom ("watchdog", "data race", ...), the failing run's output)."""
         if check.name == "model":
             if mutant is None or mutant.model is None:
                 return None
@@ -120,12 +120,12 @@ class Runner:
                 if rc not in (0, 1) or (rc == 1 and not re.search(r"^wmm: .*: ", out, re.M)):
                     raise RuntimeError(f"the model {m.file} {m.variant} failed to run "
                                        f"(see {self.log})")
-                return None if rc == 0 else symptom(out)
+                return None if rc == 0 else (symptom(out), out)
             rc, out = self.presets.sh(["cmake", f"-DMODEL=tests/model/{m.file}",
                                        f"-DVARIANT={m.variant}", "-DEXPECT=ok",
                                        f"-DWORKDIR=build/mutants-model/{mutant.name}",
                                        "-P", "cmake/run_spin.cmake"], timeout=120)
-            return None if rc == 0 else symptom(out)
+            return None if rc == 0 else (symptom(out), out)
         exclude = ["-E", check.exclude] if check.exclude else []
         # The first program on its own (it kills the most), then the others in one build, which
         # keeps both cores busy.
@@ -137,18 +137,44 @@ class Runner:
                                              check.tests_of.format(target), *exclude,
                                              "--stop-on-failure"], env=check.env)
                 if rc != 0:
-                    return symptom(out)
+                    return symptom(out), out
         return None
 
     def run(self, mutant):
         """(name of the check that failed or None, how it failed, seconds taken)."""
         start = time.monotonic()
-        for check in self.checks:
+        for check in row_checks(self.checks, mutant):
             self.say(f" {check.name}", end="")
-            how = self.failure(check, mutant)
-            if how:
-                return check.name, how, time.monotonic() - start
+            failed = self.failure(check, mutant)
+            if failed:
+                return check.name, judge(mutant, *failed), time.monotonic() - start
         return None, "", time.monotonic() - start
+
+
+NOT_THE_SYMPTOM = ", not the symptom"
+
+
+def row_checks(checks, mutant):
+    """`checks` as they run for `mutant`: its own test programs, if its row names them, in the
+    checks that run test programs."""
+    if mutant is None or not mutant.tests:
+        return checks
+    return [replace(c, targets=mutant.tests) if c.name in ("unit", "tsan", "asan") else c
+            for c in checks]
+
+
+def judge(mutant, how, output):
+    """The "how" of a kill: the symptom's name, marked if the row expects a symptom (a regex)
+    that the output lacks."""
+    if mutant is not None and mutant.symptom and not re.search(mutant.symptom, output, re.S):
+        return how + NOT_THE_SYMPTOM
+    return how
+
+
+def as_expected(mutant, killer, how):
+    """Whether a row ended as the catalogue says: killed by the check it expects, with its
+    symptom if it names one, or survived if it expects that."""
+    return (killer or "survives") == mutant.expect and not how.endswith(NOT_THE_SYMPTOM)
 
 
 def symptom(output):
@@ -175,7 +201,7 @@ def matrix(rows, times):
     out = [f"{'mutant':<{width}}  {'killed by':<9}  {'how':<{how_width}}"
            + ("  after" if times else "")]
     for m, killer, how, secs in rows:
-        note = "" if (killer or "survives") == m.expect else f"  (expected: {m.expect})"
+        note = "" if as_expected(m, killer, how) else f"  (expected: {m.expect})"
         out.append((f"{m.name:<{width}}  {killer or 'SURVIVED':<9}  {how:<{how_width}}"
                     + (f"  {secs:5.0f} s" if times else "") + note).rstrip())
     killed = sum(1 for _, k, _, _ in rows if k)
@@ -209,6 +235,9 @@ def main(argv=None):
         mutants = select(parse_catalogue(CATALOGUE.read_text()), args.names)
         for m in mutants:  # every anchor must apply before anything runs
             apply((ROOT / m.file).read_text(), m)
+            if set(m.tests) - set(TESTS):
+                raise CatalogueError(f"catalogue: [{m.name}]: tests: unknown "
+                                     f"{sorted(set(m.tests) - set(TESTS))}")
     except (CatalogueError, OSError) as e:
         print(f"mutants: {e}", file=sys.stderr)
         return 2
@@ -258,7 +287,7 @@ def main(argv=None):
         return 2
     print(matrix(rows, not args.no_times))
     runner.say(f"total {time.monotonic() - start:.0f} s; log in {log}")
-    return 0 if all((k or "survives") == m.expect for m, k, _, _ in rows) else 1
+    return 0 if all(as_expected(m, k, how) for m, k, how, _ in rows) else 1
 
 
 if __name__ == "__main__":
