@@ -4,11 +4,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <instrument/instrument.hpp>
 #include <instrument/recorder.hpp>
+#include <instrument/watchdog.hpp>
 #include <mini/pool.hpp>
 
 namespace test {
@@ -31,6 +33,32 @@ inline std::string describe(const mini::Stats& s) {
     return "B stolen " + std::to_string(s.b_stolen) + ", executed " + std::to_string(s.executed) +
            ", sleepers " + std::to_string(s.sleepers) + ", queued " + std::to_string(s.queued);
 }
+
+namespace detail {
+struct TeardownWatch {
+    std::optional<mini::Watchdog> dog;
+};
+} // namespace detail
+
+// A ThreadPool whose destructor runs under a watchdog of its own. ~ThreadPool sets the terminate
+// latch and joins every worker: a worker asleep that the latch's wake-up misses never returns, and
+// the test hangs there, after its own watchdog (declared after the pool, so destroyed first) is
+// gone. The base TeardownWatch is built before the ThreadPool base and destroyed after it, so the
+// watchdog that ~Pool's body starts lives through the whole of ~ThreadPool. Its progress never
+// moves: the teardown is one step, the join of every worker, which takes microseconds; 3 s
+// without it returning is a hang. The report reads nothing of the pool, whose members may already
+// be destroyed when the watchdog's monitor runs its last poll.
+class Pool : private detail::TeardownWatch, public mini::ThreadPool {
+public:
+    explicit Pool(std::size_t num_threads) : mini::ThreadPool(num_threads) {}
+    ~Pool() {
+        const std::string report = std::to_string(num_threads()) + " workers, " +
+                                   describe(mini::stats(*this)) + " when the destructor began";
+        dog.emplace(
+            "destroying the pool (joining its workers)", watchdog_time,
+            [] { return std::uint64_t{0}; }, [report] { return report; });
+    }
+};
 
 // A job that does nothing, injected to wake a sleeping worker: injection wake-ups are never lost
 // (that is chapter 2), while a push onto a worker's own deque may wake nobody (by design). Tests

@@ -71,7 +71,7 @@ Forced force_steal(ThreadPool& pool, ThenB then_b) {
 
 TEST_CASE("fib is correct on 1, 2, 4 and 12 threads", "[join]") {
     const std::size_t threads = GENERATE(1, 2, 4, 12);
-    ThreadPool pool(threads);
+    test::Pool pool(threads);
     // A join whose B nobody runs hangs for good: the watchdog ends the test (exit 3) in seconds.
     std::atomic<std::uint64_t> done{0};
     mini::Watchdog dog("computing fib", test::watchdog_time, [&] { return done.load(); },
@@ -83,7 +83,7 @@ TEST_CASE("fib is correct on 1, 2, 4 and 12 threads", "[join]") {
 }
 
 TEST_CASE("join returns both results, of any type", "[join]") {
-    ThreadPool pool(2);
+    test::Pool pool(2);
     const auto [s, d] = pool.install(
         [] { return mini::join([] { return std::string("left"); }, [] { return 2.5; }); });
     CHECK(s == "left");
@@ -93,7 +93,7 @@ TEST_CASE("join returns both results, of any type", "[join]") {
 }
 
 TEST_CASE("a B popped back and run inline has not migrated", "[join]") {
-    ThreadPool pool(1); // nobody to steal it
+    test::Pool pool(1); // nobody to steal it
     const mini::Stats before = mini::stats(pool);
     const auto [a, b] = pool.install([] {
         return mini::join_context([](FnContext c) { return c.migrated(); },
@@ -105,7 +105,7 @@ TEST_CASE("a B popped back and run inline has not migrated", "[join]") {
 }
 
 TEST_CASE("a stolen B has migrated and ran on another thread", "[join]") {
-    ThreadPool pool(2);
+    test::Pool pool(2);
     const Forced f = force_steal(pool, [] {});
     CHECK_FALSE(f.a_migrated);
     CHECK(f.b_migrated);
@@ -115,7 +115,7 @@ TEST_CASE("a stolen B has migrated and ran on another thread", "[join]") {
 
 TEST_CASE("both closures of a join called from outside the pool have migrated", "[join]") {
     const std::size_t threads = GENERATE(1, 2);
-    ThreadPool pool(threads);
+    test::Pool pool(threads);
     const auto [a, b] = mini::join_context(
         pool, [](FnContext c) { return c.migrated(); }, [](FnContext c) { return c.migrated(); });
     CHECK(a);
@@ -123,7 +123,7 @@ TEST_CASE("both closures of a join called from outside the pool have migrated", 
 }
 
 TEST_CASE("an owner whose B was stolen runs other jobs while it waits", "[join][steal_wait]") {
-    ThreadPool pool(2);
+    test::Pool pool(2);
     // An owner that only spins on B's latch never runs B2, and B1 waits for B2 for good.
     mini::Watchdog dog(
         "an owner waiting for a stolen B", test::watchdog_time,
@@ -145,14 +145,14 @@ TEST_CASE("an owner whose B was stolen runs other jobs while it waits", "[join][
 
 TEST_CASE("reverse: with NO_STEAL_WAIT a waiting owner runs nothing and the result is right",
           "[reverse][no_steal_wait]") {
-    ThreadPool pool(2);
+    test::Pool pool(2);
     std::uint64_t inner = 0;
     const Forced f = force_steal(pool, [&] { inner = fib(22); });
     CHECK(inner == fib_value(22));
     CHECK(f.stats.b_stolen >= 1);
     CHECK(f.stats.waited_jobs == 0);
 
-    ThreadPool wide(12);
+    test::Pool wide(12);
     for (int r = 0; r < 5; ++r) {
         const mini::Stats before = mini::stats(wide);
         CHECK(wide.install([] { return fib(27); }) == fib_value(27));
@@ -162,7 +162,7 @@ TEST_CASE("reverse: with NO_STEAL_WAIT a waiting owner runs nothing and the resu
 
 TEST_CASE("reverse: with BLOCK_WAIT one thread deadlocks at its first nested join",
           "[reverse][block_wait]") {
-    ThreadPool pool(1);
+    test::Pool pool(1);
     mini::Watchdog dog(
         "a nested join on a one-thread pool", test::watchdog_time,
         [&] { return mini::stats(pool).executed; }, [&] { return test::describe(mini::stats(pool)); });
@@ -193,7 +193,7 @@ TEST_CASE("a push onto a non-empty deque wakes a sleeper, which takes the strand
           "[join][push_wake]") {
     w2_armed = true;
     mini::instrument::sync_hook = &hold_w2_in_window;
-    ThreadPool pool(2);
+    test::Pool pool(2);
     w2_in_window.acquire(); // one worker (W2) is held; the other (W1) will take the install
     std::atomic<bool> b1_ran{false};
     std::thread::id w1, b1_thread;

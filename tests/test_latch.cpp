@@ -1,6 +1,7 @@
 // Latches, and the rule that SpinLatch::set touches nothing of the latch after setting it.
 #include <mini/join.hpp>
 #include <mini/latch.hpp>
+#include <instrument/watchdog.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -17,10 +18,44 @@ TEST_CASE("a LockLatch releases its waiter", "[latch]") {
     setter.join();
 }
 
+// Whether wait() blocked, from its probe: Probe::lock_latch_block comes just before cv_.wait.
+namespace {
+std::atomic<int> blocks{0};
+void count_blocks(mini::Probe point) {
+    if (point == mini::Probe::lock_latch_block) ++blocks;
+}
+} // namespace
+
+// A latch already set must be seen by the spin, which returns before blocking. Blocking would
+// not hang (cv_.wait's predicate sees the set latch and returns at once), so only the probe tells
+// the two paths apart: with spins_until_block = 0 this fails on the count.
 TEST_CASE("a LockLatch set before the wait returns from the spin, without blocking", "[latch]") {
     mini::LockLatch latch;
     mini::LockLatch::set(&latch);
-    latch.wait(); // would hang in cv_.wait if the spin missed a set latch: the ctest TIMEOUT ends it
+    blocks = 0;
+    mini::instrument::sync_hook = &count_blocks;
+    latch.wait();
+    mini::instrument::sync_hook = nullptr;
+    CHECK(blocks == 0);
+}
+
+// The other path, so that the count above is not zero for want of a probe: the setter sets the
+// latch only once the waiter has spun out and is about to block.
+TEST_CASE("a LockLatch still unset after the spin blocks until it is set", "[latch]") {
+    mini::LockLatch latch;
+    blocks = 0;
+    mini::instrument::sync_hook = &count_blocks;
+    mini::Watchdog dog(
+        "a waiter that should block, and its setter", test::watchdog_time,
+        [] { return std::uint64_t(blocks.load()); }, [] { return "the waiter never blocked"; });
+    std::thread setter([&] {
+        while (blocks.load() == 0) std::this_thread::yield();
+        mini::LockLatch::set(&latch);
+    });
+    latch.wait();
+    setter.join();
+    mini::instrument::sync_hook = nullptr;
+    CHECK(blocks == 1);
 }
 
 // A waiter that sees the latch set while spinning returns and destroys the latch at once; the
@@ -54,6 +89,38 @@ TEST_CASE("a SpinLatch probes false until set", "[latch]") {
     CHECK_FALSE(latch.probe());
     mini::SpinLatch::set(&latch);
     CHECK(latch.probe());
+}
+
+// SpinLatch::set's wake-up, forced: the owner of a stolen B falls asleep in the pool's sleep
+// protocol while B runs (B waits until the owner is the pool's one sleeper), so the owner returns
+// only if set wakes it. Without that wake it sleeps for good and the watchdog ends the test.
+TEST_CASE("SpinLatch::set wakes the owner asleep on the latch of its stolen B", "[latch][wake]") {
+    test::Pool pool(2);
+    std::atomic<bool> b_started{false};
+    std::atomic<std::uint64_t> steps{0};
+    mini::Watchdog dog(
+        "an owner asleep until its stolen B's latch is set", test::watchdog_time,
+        [&] { return steps.load(); }, [&] { return test::describe(mini::stats(pool)); });
+    const mini::Stats before = mini::stats(pool);
+    const bool b_migrated = pool.install([&] {
+        return mini::join_context(
+                   [&](mini::FnContext) {
+                       test::wake_a_worker(pool); // so that the other worker steals B
+                       while (!b_started.load()) std::this_thread::yield();
+                       ++steps;
+                   },
+                   [&](mini::FnContext ctx) {
+                       b_started = true;
+                       // The owner registered and found B's latch unset: it is in cv_.wait.
+                       while (pool.sleep().sleepers() != 1) std::this_thread::yield();
+                       ++steps;
+                       return ctx.migrated();
+                   })
+            .second;
+    });
+    ++steps;
+    CHECK(b_migrated);
+    CHECK((mini::stats(pool) - before).sleeps >= 1); // the owner's
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -92,7 +159,12 @@ void hold_setter(mini::Probe point) {
 
 TEST_CASE("SpinLatch::set touches nothing after the store even when the owner's frame is gone",
           "[latch][touch_after_set]") {
-    mini::ThreadPool pool(2);
+    test::Pool pool(2);
+    // A setter that wakes nobody can leave a worker asleep for good, here or in the pool's
+    // destructor (which test::Pool watches): the watchdogs end that with exit 3, not ctest.
+    mini::Watchdog dog(
+        "an owner and a setter held until the owner's frame is gone", test::watchdog_time,
+        [&] { return mini::stats(pool).executed; }, [&] { return test::describe(mini::stats(pool)); });
     hold_armed = done_armed = true;
     mini::instrument::sync_hook = &hold_setter;
     const bool migrated = pool.install([&] {

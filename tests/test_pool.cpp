@@ -70,7 +70,7 @@ TEST_CASE("every job runs exactly once, pushed from inside or injected from outs
 TEST_CASE("a WorkerThread starts a cache line of its own", "[pool]") {
     CHECK(alignof(mini::WorkerThread) >= mini::cache_line);
     CHECK(mini::cache_line >= 64);
-    ThreadPool pool(2);
+    test::Pool pool(2);
     pool.install([] {
         CHECK(reinterpret_cast<std::uintptr_t>(mini::WorkerThread::current()) % mini::cache_line ==
               0);
@@ -78,14 +78,14 @@ TEST_CASE("a WorkerThread starts a cache line of its own", "[pool]") {
 }
 
 TEST_CASE("install returns the closure's result", "[pool]") {
-    ThreadPool pool(2);
+    test::Pool pool(2);
     CHECK(pool.install([] { return 6 * 7; }) == 42);
     CHECK(pool.install([] { return std::string("from a worker"); }) == "from a worker");
     CHECK(pool.install([] {}) == mini::Unit{});
 }
 
 TEST_CASE("install from 8 outside threads at once", "[pool]") {
-    ThreadPool pool(2);
+    test::Pool pool(2);
     std::vector<std::thread> ts;
     std::vector<std::uint64_t> got(8);
     for (std::size_t t = 0; t < 8; ++t)
@@ -97,7 +97,7 @@ TEST_CASE("install from 8 outside threads at once", "[pool]") {
 }
 
 TEST_CASE("install from inside a worker of the same pool runs inline", "[pool]") {
-    ThreadPool pool(2);
+    test::Pool pool(2);
     const auto [outer, inner, on_worker] = pool.install([&] {
         const auto me = std::this_thread::get_id();
         const auto nested = pool.install([] { return std::this_thread::get_id(); });
@@ -176,7 +176,7 @@ TEST_CASE("the re-check catches a job published between the last search and regi
     mini::recorder::name_thread("producer 0"); // for the watchdog's timeline
     window_armed = true;
     mini::instrument::sync_hook = &hold_in_window;
-    ThreadPool pool(1);
+    test::Pool pool(1);
     worker_in_window.acquire(); // the worker found nothing and is about to sleep
 
     std::atomic<bool> ran{false};

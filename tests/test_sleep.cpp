@@ -28,7 +28,7 @@ void read_sleepers(mini::Probe point) {
 } // namespace
 
 TEST_CASE("the waker counts the sleeper out before the woken worker runs", "[sleep]") {
-    mini::ThreadPool pool(1);
+    test::Pool pool(1);
     std::atomic<std::uint64_t> progress{0};
     mini::Watchdog dog(
         "waiting for the worker to sleep, then waking it", test::watchdog_time,

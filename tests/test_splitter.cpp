@@ -81,7 +81,7 @@ constexpr std::size_t no_steal_inside(std::size_t threads) {
 
 TEST_CASE("one thread: 8 leaves from outside the pool, 2 inside, every run",
           "[splitter][adaptive]") {
-    ThreadPool pool(1);
+    test::Pool pool(1);
     for (int run = 0; run < 20; ++run) {
         CHECK(mini::count_leaves(pool, 0, 1 << 20, [](std::size_t) {}) == 8);
         CHECK(pool.install(
@@ -105,7 +105,7 @@ TEST_CASE("try_split follows rayon's three lines", "[splitter][adaptive]") {
 
 TEST_CASE("the leaves cover the range exactly: disjoint, in order, nothing missing", "[splitter]") {
     const std::size_t threads = GENERATE(1, 2, 4, 12);
-    ThreadPool pool(threads);
+    test::Pool pool(threads);
     for (const std::size_t len : {1, 2, 3, 5, 7, 100, 1000, 1 << 16}) {
         INFO("threads " << threads << ", len " << len);
         CHECK(covers_exactly(leaves(pool, len, 1, false), len));
@@ -115,7 +115,7 @@ TEST_CASE("the leaves cover the range exactly: disjoint, in order, nothing missi
 
 TEST_CASE("a range shorter than the number of leaves still splits into single items",
           "[splitter][adaptive]") {
-    ThreadPool pool(1); // 8 leaves in theory from outside
+    test::Pool pool(1); // 8 leaves in theory from outside
     const auto ls = leaves(pool, 3, 1, false);
     CHECK(ls.size() == 3);
     CHECK(covers_exactly(ls, 3));
@@ -123,7 +123,7 @@ TEST_CASE("a range shorter than the number of leaves still splits into single it
 
 TEST_CASE("no piece is split below the minimum length", "[splitter]") {
     const std::size_t threads = GENERATE(2, 12);
-    ThreadPool pool(threads);
+    test::Pool pool(threads);
     for (const std::size_t min_len : {1000, 4096, 100000}) {
         const auto ls = leaves(pool, 1 << 20, min_len, false);
         CHECK(covers_exactly(ls, 1 << 20));
@@ -135,13 +135,13 @@ TEST_CASE("no piece is split below the minimum length", "[splitter]") {
 
 TEST_CASE("a forced steal makes the stolen piece split again", "[splitter][adaptive]") {
     const std::size_t threads = GENERATE(2, 4, 12);
-    ThreadPool pool(threads);
+    test::Pool pool(threads);
     for (int run = 0; run < 5; ++run)
         CHECK(count_with_forced_steal(pool, 1 << 16) > no_steal_inside(threads));
 }
 
 TEST_CASE("the parallel sum and for_each agree with serial loops", "[splitter]") {
-    ThreadPool pool(4);
+    test::Pool pool(4);
     std::vector<std::uint64_t> v(1 << 18);
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = i * 2654435761u;
     std::uint64_t serial = 0;
@@ -155,7 +155,7 @@ TEST_CASE("the parallel sum and for_each agree with serial loops", "[splitter]")
 
 TEST_CASE("reverse: with IGNORE_MIGRATED one thread gives 2 leaves from outside and not 8",
           "[reverse][ignore_migrated]") {
-    ThreadPool pool(1);
+    test::Pool pool(1);
     for (int run = 0; run < 20; ++run)
         CHECK(mini::count_leaves(pool, 0, 1 << 20, [](std::size_t) {}) == 2);
 }
@@ -163,7 +163,7 @@ TEST_CASE("reverse: with IGNORE_MIGRATED one thread gives 2 leaves from outside 
 TEST_CASE("reverse: with IGNORE_MIGRATED every count is the same power of two with steals or not",
           "[reverse][ignore_migrated]") {
     for (const std::size_t threads : {4, 12}) {
-        ThreadPool pool(threads);
+        test::Pool pool(threads);
         for (int run = 0; run < 5; ++run) {
             const std::size_t n = count_with_forced_steal(pool, 1 << 16);
             CHECK(std::has_single_bit(n));

@@ -76,7 +76,8 @@ bool recorded(Probe what) {
     case Probe::latch_stored:
     case Probe::worker_start:
     case Probe::spawn:
-    case Probe::steal_before_buffer: return false;
+    case Probe::steal_before_buffer:
+    case Probe::lock_latch_block: return false;
     default: return true;
     }
 }

@@ -17,7 +17,7 @@ from errors import CatalogueError
 from exercise_rows import EXERCISE_FIELDS, Exercise, parse_exercise  # noqa: F401
 
 MUTANT_FIELDS = {"file", "anchor", "replace", "breaks", "expect"}
-OPTIONAL_FIELDS = {"model", "trail", "why", "preset", "build", "tour"}
+OPTIONAL_FIELDS = {"model", "trail", "why", "preset", "build", "tour", "symptom", "tests"}
 # The checks a row may expect to kill it: mutants.py's checks, cheapest first.
 CHECKS = ["model", "unit", "drivers", "tsan", "asan"]
 
@@ -55,6 +55,8 @@ class Mutant:
     expect: str
     model: Model = None
     why: str = ""
+    symptom: str = ""  # a regex the killing check's output must match ("": any kill will do)
+    tests: tuple = ()  # the test programs its unit, tsan and asan checks run (): all of them
 
 
 @dataclass
@@ -112,7 +114,16 @@ def _mutant(name, s):
     if not anchor or not anchor[0]:
         raise CatalogueError(f"catalogue: [{name}]: empty anchor")
     replace = [line.strip() for line in s["replace"].splitlines()]
-    return Mutant(name, s["file"], anchor, replace, s["breaks"], expect, model, s.get("why", ""))
+    symptom = s.get("symptom", "").strip()
+    if symptom:
+        if expect == "survives":
+            raise CatalogueError(f"catalogue: [{name}]: a survivor has no symptom")
+        try:
+            re.compile(symptom)
+        except re.error as e:
+            raise CatalogueError(f"catalogue: [{name}]: symptom is not a regex: {e}") from e
+    return Mutant(name, s["file"], anchor, replace, s["breaks"], expect, model, s.get("why", ""),
+                  symptom, tuple(s.get("tests", "").split()))
 
 
 def parse(text):

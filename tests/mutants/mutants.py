@@ -30,6 +30,7 @@ from pathlib import Path
 import catalogue
 from catalogue import CatalogueError, apply, parse_catalogue, select
 from presets import Presets
+from verdict import NOT_THE_SYMPTOM, as_expected, judge, row_checks  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = Path(__file__).resolve().with_name("catalogue.ini")
@@ -109,7 +110,7 @@ class Runner:
 
     def failure(self, check, mutant):
         """How `check` fails on the scratch copy as it is now: None if it passes or does not
-        apply, else the symptom ("watchdog", "data race", ...)."""
+        apply, else (the symptom ("watchdog", "data race", ...), the failing run's output)."""
         if check.name == "model":
             if mutant is None or mutant.model is None:
                 return None
@@ -120,12 +121,12 @@ class Runner:
                 if rc not in (0, 1) or (rc == 1 and not re.search(r"^wmm: .*: ", out, re.M)):
                     raise RuntimeError(f"the model {m.file} {m.variant} failed to run "
                                        f"(see {self.log})")
-                return None if rc == 0 else symptom(out)
+                return None if rc == 0 else (symptom(out), out)
             rc, out = self.presets.sh(["cmake", f"-DMODEL=tests/model/{m.file}",
                                        f"-DVARIANT={m.variant}", "-DEXPECT=ok",
                                        f"-DWORKDIR=build/mutants-model/{mutant.name}",
                                        "-P", "cmake/run_spin.cmake"], timeout=120)
-            return None if rc == 0 else symptom(out)
+            return None if rc == 0 else (symptom(out), out)
         exclude = ["-E", check.exclude] if check.exclude else []
         # The first program on its own (it kills the most), then the others in one build, which
         # keeps both cores busy.
@@ -137,17 +138,17 @@ class Runner:
                                              check.tests_of.format(target), *exclude,
                                              "--stop-on-failure"], env=check.env)
                 if rc != 0:
-                    return symptom(out)
+                    return symptom(out), out
         return None
 
     def run(self, mutant):
         """(name of the check that failed or None, how it failed, seconds taken)."""
         start = time.monotonic()
-        for check in self.checks:
+        for check in row_checks(self.checks, mutant):
             self.say(f" {check.name}", end="")
-            how = self.failure(check, mutant)
-            if how:
-                return check.name, how, time.monotonic() - start
+            failed = self.failure(check, mutant)
+            if failed:
+                return check.name, judge(mutant, *failed), time.monotonic() - start
         return None, "", time.monotonic() - start
 
 
@@ -175,7 +176,7 @@ def matrix(rows, times):
     out = [f"{'mutant':<{width}}  {'killed by':<9}  {'how':<{how_width}}"
            + ("  after" if times else "")]
     for m, killer, how, secs in rows:
-        note = "" if (killer or "survives") == m.expect else f"  (expected: {m.expect})"
+        note = "" if as_expected(m, killer, how) else f"  (expected: {m.expect})"
         out.append((f"{m.name:<{width}}  {killer or 'SURVIVED':<9}  {how:<{how_width}}"
                     + (f"  {secs:5.0f} s" if times else "") + note).rstrip())
     killed = sum(1 for _, k, _, _ in rows if k)
@@ -209,6 +210,9 @@ def main(argv=None):
         mutants = select(parse_catalogue(CATALOGUE.read_text()), args.names)
         for m in mutants:  # every anchor must apply before anything runs
             apply((ROOT / m.file).read_text(), m)
+            if set(m.tests) - set(TESTS):
+                raise CatalogueError(f"catalogue: [{m.name}]: tests: unknown "
+                                     f"{sorted(set(m.tests) - set(TESTS))}")
     except (CatalogueError, OSError) as e:
         print(f"mutants: {e}", file=sys.stderr)
         return 2
@@ -258,7 +262,7 @@ def main(argv=None):
         return 2
     print(matrix(rows, not args.no_times))
     runner.say(f"total {time.monotonic() - start:.0f} s; log in {log}")
-    return 0 if all((k or "survives") == m.expect for m, k, _, _ in rows) else 1
+    return 0 if all(as_expected(m, k, how) for m, k, how, _ in rows) else 1
 
 
 if __name__ == "__main__":

@@ -48,6 +48,12 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(mutant(ONE.replace("replace = x.store(1, std::memory_order_relaxed);",
                                             "replace =")).replace, [])
 
+    def test_symptom_and_tests(self):
+        m = mutant(ONE + "symptom = WATCHDOG: .* exiting with code 3\ntests = test_latch test_join\n")
+        self.assertEqual(m.symptom, "WATCHDOG: .* exiting with code 3")
+        self.assertEqual(m.tests, ("test_latch", "test_join"))
+        self.assertEqual((mutant().symptom, mutant().tests), ("", ()))
+
     def test_model(self):
         m = mutant(ONE.replace("expect = tsan", "expect = model")
                    + "model = deque.pml NO_POP_FENCE error\ntrail = assert(x)\n")
@@ -105,6 +111,9 @@ class ParseTest(unittest.TestCase):
             "tour line": ONE + "preset = p\ntour = fib 2 30\n",
             "tour preset": ONE + "tour = fib -> passes x\n",
             "duplicate": ONE + ONE,
+            "survivor's symptom": ONE.replace("expect = tsan", "expect = survives\nwhy = w")
+                                  + "symptom = x\n",
+            "symptom regex": ONE + "symptom = WATCHDOG: (\n",
         }
         for what, text in bad.items():
             with self.subTest(what), self.assertRaises(CatalogueError):
@@ -181,6 +190,30 @@ class MatrixTest(unittest.TestCase):
                                       "of 2 mutants"))
         self.assertNotIn(" s", matrix([(m, "tsan", "data race", 12.3)], times=False)
                          .splitlines()[1])
+
+    def test_a_kill_without_the_symptom_is_unexpected(self):
+        m = mutant(ONE.replace("expect = tsan", "expect = unit")
+                   + "symptom = WATCHDOG: no progress .* while waking\n")
+        out = "WATCHDOG: no progress for 3.0 s while waking it\nWATCHDOG: deadlock"
+        self.assertEqual(mutants.judge(m, "watchdog", out), "watchdog")
+        self.assertEqual(mutants.judge(m, "ctest timeout", "***Timeout"),
+                         "ctest timeout, not the symptom")
+        self.assertEqual(mutants.judge(mutant(), "data race", ""), "data race")  # no symptom
+        self.assertTrue(mutants.as_expected(m, "unit", "watchdog"))
+        self.assertFalse(mutants.as_expected(m, "unit", "ctest timeout, not the symptom"))
+        self.assertFalse(mutants.as_expected(m, "tsan", "watchdog"))
+        text = matrix([(m, "unit", "ctest timeout, not the symptom", 1.0)], times=False)
+        self.assertIn("unit       ctest timeout, not the symptom  (expected: unit)", text)
+
+    def test_a_row_that_names_its_tests_runs_only_those(self):
+        m = mutant(ONE + "tests = test_latch\n")
+        checks = mutants.row_checks(mutants.CHECKS, m)
+        self.assertEqual([c.targets for c in checks if c.name in ("unit", "tsan", "asan")],
+                         [("test_latch",)] * 3)
+        self.assertEqual([c.targets for c in checks if c.name == "drivers"],
+                         [tuple(mutants.DRIVERS)])
+        self.assertIs(mutants.row_checks(mutants.CHECKS, mutant()), mutants.CHECKS)
+        self.assertIs(mutants.row_checks(mutants.CHECKS, None), mutants.CHECKS)
 
     def test_explained_survivors(self):
         m = mutant(ONE.replace("expect = tsan", "expect = survives\nwhy = x86 hides it"))
