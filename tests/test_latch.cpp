@@ -94,7 +94,8 @@ TEST_CASE("a SpinLatch probes false until set", "[latch]") {
 // SpinLatch::set's wake-up, forced: the owner of a stolen B falls asleep in the pool's sleep
 // protocol while B runs (B waits until the owner is the pool's one sleeper), so the owner returns
 // only if set wakes it. Without that wake it sleeps for good and the watchdog ends the test.
-TEST_CASE("SpinLatch::set wakes the owner asleep on the latch of its stolen B", "[latch][wake]") {
+TEST_CASE("SpinLatch::set wakes the owner asleep on the latch of its stolen B",
+          "[latch][steal_wait]") {
     test::Pool pool(2);
     std::atomic<bool> b_started{false};
     std::atomic<std::uint64_t> steps{0};
