@@ -88,7 +88,7 @@ void on_probe(Probe what, const void* object, std::uint64_t arg) {
     if (recorded(what)) recorder::record(what, object, arg);
     count(what, arg);
     if (instrument::SyncHook hook = instrument::sync_hook.load(std::memory_order_acquire))
-        instrument::probe_arg = arg, hook(what);
+        hook(what);
 }
 
 } // namespace

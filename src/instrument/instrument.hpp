@@ -20,8 +20,6 @@ void install();
 // there (an explicit hand-off) to force an interleaving, or throw at Probe::spawn.
 using SyncHook = void (*)(Probe);
 inline constinit std::atomic<SyncHook> sync_hook{nullptr};
-// The `arg` of the probe the hook runs for (probe.hpp says what it means for each kind).
-inline thread_local std::uint64_t probe_arg = 0;
 } // namespace instrument
 
 // What the pools did, counted from the probes of every thread of the process (one pool at a

@@ -68,7 +68,7 @@ public:
         }
         // Only a probe can tell a test that the spin returned: a set latch passes cv_.wait's
         // predicate at once, so blocking on it shows up in no result and no timing.
-        probe(Probe::lock_latch_block, this, spins);
+        probe(Probe::lock_latch_block, this);
         std::unique_lock lock(mutex_);
         cv_.wait(lock, [this] { return set_.load(std::memory_order_relaxed); });
     }

@@ -41,8 +41,7 @@ enum class Probe : std::uint8_t {
                 // std::thread's constructor does when the system refuses a thread)
     steal_before_buffer, // Stealer::steal has read bottom, not yet the buffer pointer
     lock_latch_block, // LockLatch::wait found the latch unset after its spins and blocks on the
-                      // condition variable; object: the latch, arg: the spins it made first
-                      // (a test tells the paths apart)
+                      // condition variable; object: the latch (a test tells the paths apart)
 };
 inline constexpr std::uint64_t from_injector = ~std::uint64_t{0} >> 8;
 
