@@ -56,8 +56,8 @@ public:
     static constexpr int spins_until_block = 32;
 
     // ANCHOR: lock_latch_wait
-    void wait(int spins = spins_until_block) {
-        for (int i = 0; i < spins; ++i) {
+    void wait() {
+        for (int i = 0; i < spins_until_block; ++i) {
             if (set_.load(std::memory_order_acquire)) {
                 // The setter may still be inside set(), between the store and its unlock: take
                 // the mutex once, so that this frame (and the latch in it) outlives set().

@@ -136,11 +136,10 @@ ThreadPool& ThreadPool::global() {
 }
 
 // ANCHOR: inject
-std::uint64_t ThreadPool::inject(JobRef job) {
+void ThreadPool::inject(JobRef job) {
     injector_.push(job);                             // publish ...
     const auto sleepers = sleep_.new_injected_job(); // ... fence, wake a sleeper if any
     probe(Probe::inject, job.data, sleepers);
-    return sleepers;
 }
 // ANCHOR_END: inject
 

@@ -111,8 +111,7 @@ public:
     }
 
     // From outside the pool: publish a job in the injector, then wake a sleeper if there is one.
-    // Returns the sleepers it read (0: it woke nobody).
-    std::uint64_t inject(JobRef job);
+    void inject(JobRef job);
 
 private:
     friend class WorkerThread;
@@ -123,12 +122,8 @@ private:
     auto in_worker_cold(Op& op) {
         auto body = [&op](bool injected) { return call(op, *WorkerThread::current(), injected); };
         StackJob<LockLatch, decltype(body)> job(std::move(body));
-        // No work to do here: wait until a worker ran it. Probe a while first only if no
-        // worker had to be woken: a woken one starts tens of microseconds later, and a caller
-        // spinning meanwhile holds a core, so the scheduler puts the woken workers together
-        // on the other one (chapter 6 measured it).
-        const bool woke_a_sleeper = inject(job.as_job_ref()) > 0;
-        job.latch().wait(woke_a_sleeper ? 0 : LockLatch::spins_until_block);
+        inject(job.as_job_ref());
+        job.latch().wait(); // no work to do here: block until a worker ran it
         return job.into_result();
     }
     // ANCHOR_END: in_worker_cold
