@@ -417,6 +417,10 @@ int main(int argc, char** argv) {
         threads_busy[r].push_back((app::cpu_seconds() - cpu0) / wall);
     };
 
+    // --placement: fib's runs on mini and rayon go through the noted leaf (compare_placement.hpp).
+    auto placed = [&](RowId r, int impl) {
+        return placement && r == fib && (impl == workbook || impl == rayon);
+    };
     // One measurement of workload `r` by implementation `impl`, if that one runs it.
     auto measure = [&](RowId r, int impl) {
         const bool one = r == join_1;
@@ -429,7 +433,7 @@ int main(int argc, char** argv) {
         const rayon_side_pool* rpool = (one ? rt.rayon1 : rt.rayon).get();
 #endif
         const unsigned n = r == fib ? fib_n : join_n, c = r == fib ? cutoff : 0;
-        const bool noted = placement && r == fib && (impl == workbook || impl == rayon);
+        const bool noted = placed(r, impl);
         if (noted) placement::start();
         const std::uint64_t expected = r == fib ? fib_expected : join_expected;
         const double unit = r == fib ? 1e-3 : 1e-9, per = r == fib ? 1 : joins;
@@ -564,16 +568,15 @@ int main(int argc, char** argv) {
         const double t0 = app::now();
         run_label = std::to_string(run + 1);
         for (RowId r : {join_1, join_t, fib, sum, trip}) {
-            std::vector<int> turns; // the implementations that run this row, in this run's order
+            std::vector<int> present, turns; // the implementations that run this row; their order
             for (int k = 0; k < num_impls; ++k) {
                 const int impl = order == "rotate" ? int((run + k) % num_impls) : k;
-                if (runs_it(r, impl)) turns.push_back(impl);
+                if (runs_it(r, impl)) present.push_back(impl);
             }
-            if (order == "balanced") { // each follows each other equally often (compare_order.hpp)
-                const std::vector<int> present = turns;
-                const auto ks = app::balanced_order(present.size(), run);
-                for (std::size_t i = 0; i < ks.size(); ++i) turns[i] = present[ks[i]];
-            }
+            if (order == "rotate") turns = present;
+            else // each follows each other equally often (compare_order.hpp)
+                for (const std::size_t k : app::balanced_order(present.size(), run))
+                    turns.push_back(present[k]);
             for (const int impl : turns) {
                 at_row = r, at_impl = impl;
                 // Let the threads of the previous implementation go idle and fall asleep (libgomp
@@ -586,8 +589,7 @@ int main(int argc, char** argv) {
                 const std::size_t samples = rows[r].samples[impl].size();
                 measure(r, impl);
                 if (rows[r].samples[impl].size() > samples) rows[r].before[impl].push_back(last);
-                if (placement && r == fib && (impl == workbook || impl == rayon))
-                    placement::finish(impl, last);
+                if (placed(r, impl)) placement::finish(impl, last);
                 last = impl;
                 progress.fetch_add(1, std::memory_order_relaxed);
             }

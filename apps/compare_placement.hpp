@@ -12,10 +12,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
@@ -33,7 +34,7 @@ struct Note {
     std::uint32_t thread;
     int cpu;
 };
-inline std::vector<Note> notes(std::size_t{1} << 17); // fib(36)/15 runs 28657 leaves
+inline std::vector<Note> notes; // sized by start(), so that a run without --placement pays nothing
 inline std::atomic<std::size_t> noted{0};
 inline std::atomic<std::uint32_t> threads_seen{0};
 inline thread_local std::uint32_t thread_id = ~std::uint32_t{0};
@@ -62,28 +63,28 @@ struct Run {
 };
 inline std::array<std::vector<Run>, num_impls> runs{};
 
-inline void start() { noted = 0; }
+inline void start() {
+    notes.resize(std::size_t{1} << 17); // fib(36)/15 runs 28657 leaves; once, before the first run
+    noted = 0;
+}
 
-// Sums up the notes of the run just finished.
+// Sums up the notes of the run just finished. A thread's notes come in its own order (each took
+// the next index), so its first note is its first leaf.
 inline void finish(int impl, int before) {
     const std::size_t n = std::min(noted.load(), notes.size());
-    std::vector<std::int64_t> first;                // by thread: its first leaf's time
-    std::vector<int> first_cpu;                     // ... and CPU
+    std::vector<std::pair<std::int64_t, int>> first; // by thread: its first leaf's (time, CPU)
     bool moved = false;
     for (std::size_t k = 0; k < n; ++k) {
         const Note& note = notes[k];
-        if (note.thread >= first.size()) first.resize(note.thread + 1, -1), first_cpu.resize(note.thread + 1, -1);
-        if (first[note.thread] < 0 || note.ns < first[note.thread])
-            first[note.thread] = note.ns, first_cpu[note.thread] = note.cpu;
-        moved |= first_cpu[note.thread] != note.cpu;
+        if (note.thread >= first.size()) first.resize(note.thread + 1, {-1, -1});
+        if (first[note.thread].first < 0) first[note.thread] = {note.ns, note.cpu};
+        moved |= first[note.thread].second != note.cpu;
     }
-    std::vector<std::pair<std::int64_t, int>> starts; // (time, cpu) of each thread that ran one
-    for (std::size_t t = 0; t < first.size(); ++t)
-        if (first[t] >= 0) starts.emplace_back(first[t], first_cpu[t]);
-    std::sort(starts.begin(), starts.end());
-    if (starts.size() < 2) return runs[impl].push_back({-1, moved, before});
-    runs[impl].push_back({double(starts[1].first - starts[0].first) / 1e3,
-                          moved || starts[0].second == starts[1].second, before});
+    std::erase_if(first, [](const auto& f) { return f.first < 0; }); // threads of other runs
+    std::sort(first.begin(), first.end());
+    if (first.size() < 2) return runs[impl].push_back({-1, moved, before});
+    runs[impl].push_back({double(first[1].first - first[0].first) / 1e3,
+                          moved || first[0].second == first[1].second, before});
 }
 
 inline void print(double late_us) {
