@@ -47,3 +47,36 @@ TEST_CASE("the waker counts the sleeper out before the woken worker runs", "[sle
     CHECK(sleepers_at_notify == 0);
     CHECK((mini::stats(pool) - before).wakeups == 1);
 }
+
+// An outside caller whose job outlasts its spins wakes a second sleeper just before it blocks:
+// woken then, from the core the caller is leaving, that worker gets a core at once, instead of
+// being woken later by the first worker's push onto the first worker's core (chapter 6). Both
+// workers of the pool sleep; the job holds its worker until the caller has passed its spins and
+// is about to block, then reads the sleepers: the inject woke one (the job's), and the caller's
+// hand-over must have woken the other. Without it the count reads 1.
+namespace {
+std::atomic<bool> caller_blocked{false};
+
+void note_block(mini::Probe point) {
+    if (point == mini::Probe::lock_latch_block) caller_blocked = true;
+}
+} // namespace
+
+TEST_CASE("an outside caller about to block wakes a second sleeper first", "[sleep]") {
+    test::Pool pool(2);
+    std::atomic<std::uint64_t> progress{0};
+    mini::Watchdog dog(
+        "waiting for both workers to sleep, then for the caller to block", test::watchdog_time,
+        [&] { return progress.load(); }, [&] { return test::describe(mini::stats(pool)); });
+    while (pool.sleep().sleepers() != 2) std::this_thread::yield();
+    ++progress;
+    caller_blocked = false;
+    mini::instrument::sync_hook = &note_block;
+    const std::uint64_t sleepers_after_block = pool.install([&] {
+        while (!caller_blocked.load()) std::this_thread::yield();
+        ++progress;
+        return pool.sleep().sleepers();
+    });
+    mini::instrument::sync_hook = nullptr;
+    CHECK(sleepers_after_block == 0);
+}

@@ -55,8 +55,11 @@ public:
     // space. A long job costs the caller this many yields, then it blocks as before.
     static constexpr int spins_until_block = 32;
 
+    // before_block runs once, only if the latch is still unset after the spins, just before the
+    // waiter blocks (the pool hands over the core the waiter leaves: in_worker_cold).
     // ANCHOR: lock_latch_wait
-    void wait() {
+    template <class BeforeBlock>
+    void wait(BeforeBlock&& before_block) {
         for (int i = 0; i < spins_until_block; ++i) {
             if (set_.load(std::memory_order_acquire)) {
                 // The setter may still be inside set(), between the store and its unlock: take
@@ -66,6 +69,7 @@ public:
             }
             std::this_thread::yield();
         }
+        before_block();
         // Only a probe can tell a test that the spin returned: a set latch passes cv_.wait's
         // predicate at once, so blocking on it shows up in no result and no timing.
         probe(Probe::lock_latch_block, this);
@@ -73,6 +77,7 @@ public:
         cv_.wait(lock, [this] { return set_.load(std::memory_order_relaxed); });
     }
     // ANCHOR_END: lock_latch_wait
+    void wait() { wait([] {}); }
 
     // Notifies while holding the mutex: the waiter cannot return (and destroy the latch) before
     // it acquires the mutex, which is after this unlock; a waiter that saw set_ while spinning

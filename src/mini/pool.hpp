@@ -123,10 +123,24 @@ private:
         auto body = [&op](bool injected) { return call(op, *WorkerThread::current(), injected); };
         StackJob<LockLatch, decltype(body)> job(std::move(body));
         inject(job.as_job_ref());
-        job.latch().wait(); // no work to do here: block until a worker ran it
+        // No work to do here: spin a while, then block until a worker ran it.
+        job.latch().wait([this] { hand_over_core(); });
         return job.into_result();
     }
     // ANCHOR_END: in_worker_cold
+
+    // An outside caller whose job outlasted its spins is about to block, and its core to go
+    // idle. If every worker sleeps but the one the inject woke, that job is likely a big one
+    // that will fork: wake a second sleeper now, from this core, and it runs here (or on its own
+    // last core, if that is idle). Woken later by the first worker's push, once this core is
+    // idle, the kernel often puts it on the pusher's core, where it waits a time slice or more
+    // while this one stays idle (chapter 6). In a busier pool awake workers will steal from
+    // the first one, and the wake would only cost CPU.
+    // ANCHOR: hand_over_core
+    void hand_over_core() {
+        if (sleep_.sleepers() + 1 == num_threads()) sleep_.new_internal_job();
+    }
+    // ANCHOR_END: hand_over_core
 
     std::vector<std::unique_ptr<WorkerThread>> workers_;
     std::vector<Stealer<JobRef>> stealers_;
