@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <instrument/instrument.hpp>
@@ -58,6 +59,20 @@ public:
             "destroying the pool (joining its workers)", watchdog_time,
             [] { return std::uint64_t{0}; }, [report] { return report; });
     }
+};
+
+// A forced test's progress: a count the test bumps at each step, watched by a watchdog that
+// reports the pool's counters if a step never comes.
+class Progress {
+public:
+    Progress(std::string what, mini::ThreadPool& pool)
+        : dog_(std::move(what), watchdog_time, [this] { return steps_.load(); },
+               [&pool] { return describe(mini::stats(pool)); }) {}
+    void operator++() { ++steps_; }
+
+private:
+    std::atomic<std::uint64_t> steps_{0};
+    mini::Watchdog dog_;
 };
 
 // A job that does nothing, injected to wake a sleeping worker: injection wake-ups are never lost

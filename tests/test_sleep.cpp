@@ -29,10 +29,7 @@ void read_sleepers(mini::Probe point) {
 
 TEST_CASE("the waker counts the sleeper out before the woken worker runs", "[sleep]") {
     test::Pool pool(1);
-    std::atomic<std::uint64_t> progress{0};
-    mini::Watchdog dog(
-        "waiting for the worker to sleep, then waking it", test::watchdog_time,
-        [&] { return progress.load(); }, [&] { return test::describe(mini::stats(pool)); });
+    test::Progress progress("waiting for the worker to sleep, then waking it", pool);
     const mini::Stats before = mini::stats(pool);
     observed = &pool;
     mini::instrument::sync_hook = &read_sleepers;
@@ -64,10 +61,8 @@ void note_block(mini::Probe point) {
 
 TEST_CASE("an outside caller about to block wakes a second sleeper first", "[sleep]") {
     test::Pool pool(2);
-    std::atomic<std::uint64_t> progress{0};
-    mini::Watchdog dog(
-        "waiting for both workers to sleep, then for the caller to block", test::watchdog_time,
-        [&] { return progress.load(); }, [&] { return test::describe(mini::stats(pool)); });
+    test::Progress progress("waiting for both workers to sleep, then for the caller to block",
+                            pool);
     while (pool.sleep().sleepers() != 2) std::this_thread::yield();
     ++progress;
     caller_blocked = false;
