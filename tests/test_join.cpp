@@ -84,8 +84,10 @@ TEST_CASE("fib is correct on 1, 2, 4 and 12 threads", "[join]") {
 
 TEST_CASE("join returns both results, of any type", "[join]") {
     test::Pool pool(2);
+    test::Progress progress("two joins from inside the pool", pool);
     const auto [s, d] = pool.install(
         [] { return mini::join([] { return std::string("left"); }, [] { return 2.5; }); });
+    ++progress;
     CHECK(s == "left");
     CHECK(d == 2.5);
     const auto units = pool.install([] { return mini::join([] {}, [] {}); });
@@ -94,6 +96,7 @@ TEST_CASE("join returns both results, of any type", "[join]") {
 
 TEST_CASE("a B popped back and run inline has not migrated", "[join]") {
     test::Pool pool(1); // nobody to steal it
+    test::Progress progress("a join whose B comes back inline", pool); // one step, never bumped
     const mini::Stats before = mini::stats(pool);
     const auto [a, b] = pool.install([] {
         return mini::join_context([](FnContext c) { return c.migrated(); },
@@ -106,6 +109,8 @@ TEST_CASE("a B popped back and run inline has not migrated", "[join]") {
 
 TEST_CASE("a stolen B has migrated and ran on another thread", "[join]") {
     test::Pool pool(2);
+    // One step, never bumped: force_steal's own watchdog ends when B starts.
+    test::Progress progress("a join whose B is stolen, after B started", pool);
     const Forced f = force_steal(pool, [] {});
     CHECK_FALSE(f.a_migrated);
     CHECK(f.b_migrated);
@@ -116,6 +121,7 @@ TEST_CASE("a stolen B has migrated and ran on another thread", "[join]") {
 TEST_CASE("both closures of a join called from outside the pool have migrated", "[join]") {
     const std::size_t threads = GENERATE(1, 2);
     test::Pool pool(threads);
+    test::Progress progress("a join called from outside the pool", pool); // one step, never bumped
     const auto [a, b] = mini::join_context(
         pool, [](FnContext c) { return c.migrated(); }, [](FnContext c) { return c.migrated(); });
     CHECK(a);
