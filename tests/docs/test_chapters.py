@@ -290,17 +290,18 @@ class Words(unittest.TestCase):
             code, out = t.run("words")
         self.assertEqual(code, 0, out)
         self.assertRegex(out, r"chapters/01-one.md +9\n")
-        self.assertRegex(out, r"main path +9 +\(budget 16000")
+        self.assertRegex(out, r"main path +9 +\(budget 18000")
 
     def test_over_a_chapter_budget_or_the_total(self):
         import words
         long = "word " * 4501
         with Tree(files={"chapters/01-a.md": long, "chapters/02-b.md": "a b\n",
-                         "chapters/appendix-x.md": long * 4}) as t:
+                         "chapters/appendix-x.md": long * 4, "chapters/part2/07-p.md": long}) as t:
             code, out = t.run("words")
             self.assertEqual(code, 1, out)
             self.assertRegex(out, r"chapters/01-a.md +4501  OVER the budget of 4500 by 1\n")
-            self.assertRegex(out, r"chapters/appendix-x.md +18004  \(appendix: no budget\)")
+            self.assertRegex(out, r"chapters/appendix-x.md +18004  \(off the main path: no budget\)")
+            self.assertRegex(out, r"chapters/part2/07-p.md +4501  \(off the main path: no budget\)")
             self.assertRegex(out, r"main path +4503  \(budget")
             self.assertIn("chapters.py: words: 1 over the budget", out)
             docs = [chapters.parse(p, os.path.relpath(p, t.root), chapters.Report("x"))

@@ -3,13 +3,13 @@
 Prose is what a reader reads as text: fenced blocks (code, console output, diagrams) and HTML
 comments (the markers) are left out, and so are link targets and HTML tags; a word is a run of
 non-blanks with a letter or digit in it (a table's `|` and `---` are not words). The main path is
-chapters/[0-9]*.md; the appendices are counted but have no budget.
+chapters/[0-9]*.md; the appendices and Part II (chapters/part2/) are counted but have no budget.
 """
 import re
 from pathlib import Path
 
 PER_CHAPTER = 4500  # issue 22: at most about 4,500 words of prose per main-path chapter
-TOTAL = 16000  # and at most about 16,000 on the whole main path
+TOTAL = 18000  # issue 35: a ceiling on the whole main path, not a target that drives edits
 
 
 def prose(lines, blocks):
@@ -44,7 +44,7 @@ def report(docs, per_chapter=PER_CHAPTER, total=TOTAL):
             note = f"  OVER the budget of {per_chapter} by {n - per_chapter}" if over else ""
             out.append(f"  {d.rel:<{width}}  {n:6}{note}")
         else:
-            out.append(f"  {d.rel:<{width}}  {n:6}  (appendix: no budget)")
+            out.append(f"  {d.rel:<{width}}  {n:6}  (off the main path: no budget)")
     over = main > total
     problems += over
     out.append(f"  {'main path':<{width}}  {main:6}" + (f"  OVER the budget of {total} by "
