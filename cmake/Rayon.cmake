@@ -40,6 +40,9 @@ elseif(CMAKE_CROSSCOMPILING)
     set(MINI_RAYON_ABSENT "not built (cross-compiling: no Rust std for ${CMAKE_SYSTEM_PROCESSOR})")
     message(STATUS "rayon: off when cross-compiling (for ${CMAKE_SYSTEM_PROCESSOR}): Debian's "
                    "rustc has only the host's standard library; the drivers say so")
+elseif(MINI_HIDE_OPTIONAL)
+    set(MINI_RAYON_ABSENT "not built (hidden: MINI_HIDE_OPTIONAL)")
+    message(STATUS "rayon: not looked for (MINI_HIDE_OPTIONAL)")
 elseif(NOT EXISTS "${MINI_CARGO}" OR NOT EXISTS "${MINI_RUSTC}")
     message(STATUS "rayon: not built: no cargo/rustc at ${MINI_CARGO} / ${MINI_RUSTC}. It is "
                    "optional; to build it: sudo ${_apt}")
@@ -65,6 +68,7 @@ else()
 endif()
 
 if(MINI_HAVE_RAYON)
+    set_property(GLOBAL APPEND PROPERTY MINI_OPTIONAL_BUILT rayon)
     set(_lib ${CMAKE_CURRENT_BINARY_DIR}/librayon_side.a)
     add_custom_command(OUTPUT ${_lib}
         COMMAND ${CMAKE_COMMAND} -E env --unset=RUSTFLAGS --unset=CARGO_BUILD_TARGET

@@ -20,6 +20,8 @@ stderr joined to stdout. The options after the command are all optional, each af
                (numbers become #, runs of blanks one blank); RE must not contain ` | ` (may repeat)
   timeout S    seconds before the command is killed (default 120)
   slow         run only with --slow (the full check of .ci/run), not by ctest
+  needs: TOOL  skipped when the build tree lacks the optional TOOL (rayon, tbb, openmp, render;
+               build/NAME/optional-tools.txt lists what it has); may repeat
 Every block runs in CI: there is no option that exempts one (a marker still saying `manual` is a
 problem), so a block too slow for CI is shortened or cut.
 A command that names a build tree (build/NAME/..., ctest --preset NAME) that does not exist is
@@ -52,7 +54,8 @@ FENCE = re.compile(r"^( *)(```+|~~~+)(.*)$")
 SNIPPET = re.compile(r"^[ \t]*<!--[ \t]*snippet:[ \t]*([^ \t].*):([A-Za-z0-9_-]+)[ \t]*-->[ \t]*$")
 NFS = re.compile(r"^[ \t]*<!--[ \t]*not-from-source[ \t]*-->[ \t]*$")
 CONSOLE = re.compile(r"^[ \t]*<!--[ \t]*console:[ \t]*(.*?)[ \t]*-->[ \t]*$")
-OPTION = re.compile(r"^(exit -?\d+|varies: .+|timeout \d+(\.\d+)?|slow|manual)$")
+OPTION = re.compile(r"^(exit -?\d+|varies: .+|timeout \d+(\.\d+)?|slow|manual|needs: [a-z]+)$")
+OPTIONAL_TOOLS = ("rayon", "tbb", "openmp", "render")  # what `needs:` may name (CMakeLists.txt)
 
 
 @dataclass
@@ -138,12 +141,14 @@ def parse(path, rel, report):
 def console_marker(text):
     """`CMD | exit 3 | varies: RE` -> (CMD, {"exit": 3, "varies": [RE], ...}); options at the end."""
     parts = text.split(" | ")
-    opts = {"exit": 0, "varies": [], "timeout": 120.0, "slow": False, "manual": False}
+    opts = {"exit": 0, "varies": [], "timeout": 120.0, "slow": False, "manual": False, "needs": []}
     # `manual` (never run) is gone; it is still read as an option so that console() can say so.
     while len(parts) > 1 and OPTION.match(parts[-1].strip()):
         o = parts.pop().strip()
         if o.startswith("varies: "):
             opts["varies"].insert(0, o[len("varies: "):])
+        elif o.startswith("needs: "):
+            opts["needs"].insert(0, o[len("needs: "):])
         elif o.startswith(("exit", "timeout")):
             key, value = o.split()
             opts[key] = int(value) if key == "exit" else float(value)
@@ -272,9 +277,25 @@ def missing_build(root, cmd):
     trees = re.findall(r"(?:^|[\s=/'\"])build/([A-Za-z0-9_.-]+)", cmd)
     trees += re.findall(r"\bctest\b[^|;&]*?--preset[= ]([A-Za-z0-9_.-]+)", cmd)
     trees += re.findall(r"\bcmake --build --preset[= ]([A-Za-z0-9_.-]+)", cmd)
+    made = set(re.findall(r"\s-B[= ]?build/([A-Za-z0-9_.-]+)", cmd))  # the command configures it
     for t in trees:
-        if not (root / "build" / t).is_dir():
+        if t not in made and not (root / "build" / t).is_dir():
             return f"build/{t}"
+    return None
+
+
+def missing_tool(root, cmd, needs):
+    """The optional tool the block needs and its build tree lacks, or None. Each tree lists what it
+    has in build/NAME/optional-tools.txt (written by configure); the tree is the first one the
+    command names, build/release if it names none."""
+    if not needs:
+        return None
+    trees = re.findall(r"(?:^|[\s=/'\"])build/([A-Za-z0-9_.-]+)", cmd) or ["release"]
+    listing = root / "build" / trees[0] / "optional-tools.txt"
+    have = listing.read_text().split() if listing.is_file() else []
+    for tool in needs:
+        if tool not in have:
+            return f"{tool} is not in build/{trees[0]}"
     return None
 
 
@@ -338,10 +359,20 @@ def console(root, docs, update, slow):
             if opts["slow"] and not slow:
                 counts["slow"] += 1
                 continue
+            unknown = [t for t in opts["needs"] if t not in OPTIONAL_TOOLS]
+            if unknown:
+                report.problem(f"{b.path}:{b.marker_line}: `needs: {unknown[0]}` names no optional "
+                               f"tool (one of {', '.join(OPTIONAL_TOOLS)})")
+                continue
             tree = missing_build(root, cmd)
             if tree:
                 counts["skipped"] += 1
                 print(f"console: skipped {where}: {tree} is not built", flush=True)
+                continue
+            tool = missing_tool(root, cmd, opts["needs"])
+            if tool:
+                counts["skipped"] += 1
+                print(f"console: skipped {where}: {tool} (an optional tool)", flush=True)
                 continue
             start = time.monotonic()
             code, got = run(root, cmd, opts["timeout"])
@@ -431,7 +462,7 @@ def main(argv=None):
         r, c = console(root, docs.values(), update, a.slow)
         upd = f", {c['updated']} updated" if update else ""
         print(f"console: {c['run']} blocks run in {c['secs']:.0f} s{upd}, {c['skipped']} skipped "
-              f"(not built), {c['slow']} slow not run, "
+              f"(not built or no optional tool), {c['slow']} slow not run, "
               f"{r.problems} problems")
         failed += r.problems
     for doc in docs.values():

@@ -227,6 +227,33 @@ class Console(unittest.TestCase):
             self.assertIn("skipped chapters/c.md:13: build/tsan is not built", out)
             self.assertIn("0 blocks run", out)
 
+    def test_a_tree_the_command_configures_is_not_required(self):
+        cmd = "mkdir -p build/mine && cmake -B build/mine --version >/dev/null; echo made"
+        with self.tree((cmd, f"$ {cmd}\nmade\n")) as t:
+            code, out = t.run("check", "--console")
+            self.assertEqual(code, 0, out)
+            self.assertIn("1 blocks run", out)
+
+    def test_needs_an_optional_tool_the_tree_lacks_is_skipped(self):
+        """A block printing what an optional tool adds is skipped where configure did not find it
+        (build/NAME/optional-tools.txt), run where it did, and `needs:` names a known tool."""
+        block = ("echo r | needs: rayon", "$ echo r\nwrong\n")
+        with self.tree(block, ("build/release/x | needs: rayon", "$ build/release/x\n")) as t:
+            (t.root / "build/release").mkdir(parents=True)
+            (t.root / "build/release/optional-tools.txt").write_text("tbb\nopenmp\n")
+            code, out = t.run("check", "--console")
+            self.assertEqual(code, 0, out)
+            self.assertIn("skipped chapters/c.md:6: rayon is not in build/release", out)
+            self.assertIn("skipped chapters/c.md:14: rayon is not in build/release", out)
+            (t.root / "build/release/optional-tools.txt").write_text("rayon\ntbb\n")
+            code, out = t.run("check", "--console")
+            self.assertEqual(code, 1, out)  # now it runs, and the block is stale
+            self.assertIn("chapters/c.md:6: block differs", out)
+        with self.tree(("echo r | needs: chromium", "$ echo r\nr\n")) as t:
+            code, out = t.run("check", "--console")
+            self.assertEqual(code, 1, out)
+            self.assertIn("chapters/c.md:5: `needs: chromium` names no optional tool", out)
+
     def test_slow_runs_only_when_asked(self):
         with self.tree(("echo s | slow", "$ echo s\nwrong\n")) as t:
             code, out = t.run("check", "--console")
