@@ -159,7 +159,8 @@ void print_timeline(std::FILE* out, std::size_t per_thread) {
         }
     if (shown.empty()) return;
     Names names{jobs, {}};
-    std::fprintf(out, "WATCHDOG: the last %zu events of each thread (of the last 100 ms), in "
+    // The header says what the list is: a thread idle for longer than 100 ms shows fewer events.
+    std::fprintf(out, "WATCHDOG: each thread's events of the last 100 ms (up to %zu each), in "
                  "time order:\n", per_thread);
     std::fprintf(out, "%11s  %-*s  %s\n", "µs", int(width), "thread", "event");
     const std::uint64_t t0 = shown.front().event->time;

@@ -110,8 +110,8 @@ class Grade(unittest.TestCase):
                "FAILED:\nThe following tests FAILED:\n\t 19 - test_sleep.the waker (Failed)\n")
         self.assertEqual(v.failure_detail(out), "`test_sleep.the waker`, a check failed, "
                          "CHECK( sleepers_at_notify == 0 ) with 1 == 0")
-        out = ("WATCHDOG: no progress for 3.0 s while x: y\nWATCHDOG: the last 9 events of each "
-               "thread\nWATCHDOG: lost wake-up: job 1 was injected\n"
+        out = ("WATCHDOG: no progress for 3.0 s while x: y\nWATCHDOG: each thread's events of "
+               "the last 100 ms (up to 9 each), in time order:\nWATCHDOG: lost wake-up: job 1 was injected\n"
                "WATCHDOG: deadlock, exiting with code 3\n"
                "\t 17 - test_pool.the re-check catches (Failed)\n")
         self.assertEqual(v.failure_detail(out), "`test_pool.the re-check catches`, hung: the "

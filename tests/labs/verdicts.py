@@ -149,7 +149,7 @@ def ctest_regex(names):
 
 # The watchdog's diagnosis of the replayed events (src/instrument/timeline.cpp), not its other
 # lines.
-DIAGNOSIS = re.compile(r"WATCHDOG: (?!no progress|the last|deadlock, exiting)([^\n]*)")
+DIAGNOSIS = re.compile(r"WATCHDOG: (?!no progress|each thread's events|deadlock, exiting)([^\n]*)")
 
 
 def failure_detail(out):
