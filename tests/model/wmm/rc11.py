@@ -11,6 +11,11 @@ With nta=False this is the C++ model as RC11 repairs it, without the ban on load
 C11's LB outcome (Batty et al., "Mathematizing C++ Concurrency", POPL 2011) is allowed, as it is
 on ARMv8 and POWER. They are herd's rc11.cat (herdtools7, herd/libdir/rc11.cat) relation for
 relation, data races left out. Relations are bit sets: rel[i] has bit j set when (i, j) is in rel.
+
+The paper follows C++11. standard="c++20" (the default: the workbook is C++20) makes C++20's two
+changes: release sequences without the releasing thread's later stores (P0982R1, in Graph._rs)
+and the SC order by strongly-happens-before, sb;hb;sb on any locations (P0668R5, in scb).
+GenMC's litmus folder agrees with both (genmc.py).
 """
 import sys
 

@@ -10,6 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import deque  # noqa: E402
 import genmc  # noqa: E402
+import latch  # noqa: E402
 import litmus  # noqa: E402
 import sleep  # noqa: E402
 from explore import Execution, Event, _mo_orders, all_traces, executions, traces  # noqa: E402
@@ -267,6 +268,31 @@ class SleepTest(unittest.TestCase):
     def test_usage(self):
         with contextlib.redirect_stderr(io.StringIO()):
             self.assertEqual(sleep.main(["NO_SUCH"]), 2)
+
+
+class LatchTest(unittest.TestCase):
+    def test_each_mutant_reads_a_stale_result_and_as_built_none_under_both_standards(self):
+        for standard in rc11.STANDARDS:
+            for v in latch.VARIANTS:
+                with self.subTest(v, standard=standard):
+                    found, explored = latch.check(v, standard=standard)
+                    self.assertEqual(found is None, v == "none")
+                    if found:
+                        self.assertEqual(found[0], "spin")
+
+    def test_the_blocking_owner_takes_the_mutex_after_the_setter(self):
+        threads = latch.scenarios("none")["lock-block"]
+        for ex in rc11.consistent_executions(threads):
+            lock = next(i for i, e in enumerate(ex.events) if e.what == "wait: lock")
+            self.assertEqual(ex.events[ex.rf[lock]].what,
+                             "LockLatch::set: unlock (after notify_all)")
+
+    def test_variants_are_the_catalogue_rows(self):
+        text = (Path(__file__).resolve().parents[2] / "mutants" / "catalogue.ini").read_text()
+        for v, what in latch.VARIANTS.items():
+            if v != "none":
+                with self.subTest(v):
+                    self.assertIn("[" + what.split("(")[1].rstrip(")") + "]", text)
 
 
 if __name__ == "__main__":
