@@ -132,7 +132,7 @@ public:
         auto& d = *inner_;
         const std::int64_t b = d.bottom.load(std::memory_order_relaxed) - 1;
         detail::Buffer<T>* buf = d.buffer.load(std::memory_order_relaxed);
-        d.bottom.store(b, std::memory_order_relaxed); // claim slot b ...
+        d.bottom.store(b, std::memory_order_release); // claim b (release: thief sees pushes) ...
         std::atomic_thread_fence(std::memory_order_seq_cst); // ... before reading top (see steal)
         std::int64_t t = d.top.load(std::memory_order_relaxed);
         if (t > b) { // it was empty

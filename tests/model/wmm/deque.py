@@ -4,6 +4,8 @@
     python3 deque.py                      as built: exit 0, no double take and no lost job
     python3 deque.py PUSH_TOP_RELAXED     a mutant: exit 1 and a counterexample
     python3 deque.py --model rc11 ...     RC11 proper (no-thin-air on); default: without it
+    python3 deque.py --model rc11-lb-c++11 ...   C++11's release sequences and SC order (the
+                                          default is C++20, the language the code is built as)
     python3 deque.py --list               the variants
 
 Each variant is one catalogue row's mutation (tests/mutants/catalogue.ini names them: the row
@@ -27,6 +29,7 @@ VARIANTS = {
     "none": "as built",
     "PUSH_TOP_RELAXED": "push loads top relaxed (deque.push.top-relaxed)",
     "PUSH_BOTTOM_RELAXED": "push stores bottom relaxed (deque.push.bottom-relaxed)",
+    "POP_BOTTOM_RELAXED": "pop stores bottom relaxed (deque.pop.bottom-relaxed)",
     "POP_FENCE": "pop without its seq_cst fence (deque.pop.fence)",
     "POP_CAS_STORE": "pop stores top instead of its CAS (deque.pop.cas-store)",
     "STEAL_TOP_RELAXED": "steal loads top relaxed (deque.steal.top-relaxed)",
@@ -60,7 +63,8 @@ class Deque:
 
     def pop(self):
         m, b = self.m, self.bottom - 1
-        m.store("bottom", b, "rlx", "pop: store bottom = b")
+        m.store("bottom", b, self.order("POP_BOTTOM_RELAXED", "rlx", "rel"),
+                "pop: store bottom = b")
         self.bottom = b
         if self.v != "POP_FENCE":
             m.fence("sc", "pop: fence")
@@ -129,12 +133,13 @@ def violation(ex, jobs):
     return ", ".join(wrong)
 
 
-def check(variant, nta=False):
+def check(variant, nta=False, standard="c++20"):
     """(scenario, what went wrong, the execution) for the first violation, or None; and the
     number of consistent executions explored."""
     explored = 0
     for name, (cap, jobs, thieves) in SCENARIOS.items():
-        for ex in consistent_executions(program(cap, jobs, thieves, variant), {}, nta):
+        for ex in consistent_executions(program(cap, jobs, thieves, variant), {}, nta,
+                                        standard):
             explored += 1
             what = violation(ex, jobs)
             if what:
@@ -146,8 +151,8 @@ def main(argv):
     parsed = model_cli(argv, VARIANTS, "deque.py")
     if isinstance(parsed, int):
         return parsed
-    variant, nta, model = parsed
-    found, explored = check(variant, nta)
+    variant, nta, standard, model = parsed
+    found, explored = check(variant, nta, standard)
     if found is None:
         print(f"wmm: {VARIANTS[variant]}: no violation in {explored} consistent executions "
               f"({model}; scenarios: {', '.join(SCENARIOS)})")

@@ -13,8 +13,8 @@ location starts at 0 unless the program's `init` says otherwise. The explorer:
 
 A load is a guess, and the axioms decide if some write justifies it; that is what lets a read
 see a write that comes later in another thread's program order (load buffering), which an
-interleaving explorer (SPIN, loom) never produces. See README.md for what is modelled and what
-is left out.
+interleaving explorer (SPIN, loom) never produces. README.md (tests/model/wmm/README.md) says
+what is modelled, what is left out and how to add a program.
 """
 import itertools
 from dataclasses import dataclass
@@ -97,6 +97,9 @@ class Thread:
         self._add("U", loc, rval=v, wval=v + n, order=order, what=what)
         return v
 
+    def fetch_sub(self, loc, n, order="rlx", what=""):
+        return self.fetch_add(loc, -n, order, what)
+
     def cas(self, loc, expected, desired, success="sc", failure="rlx", what=""):
         """compare_exchange_strong: (won, the value read). A failed CAS is a load."""
         v = self._read(loc)
@@ -115,10 +118,10 @@ class Thread:
             raise _Pruned()
 
 
-def traces(fn, tid, domain, stored=None):
-    """Every (events, result) of thread function fn whose loads read values from domain. Values
-    stored before an assume() cut a trace are added to stored too: a later round of the domain
-    fixpoint may let the trace through."""
+def traces(fn, tid, domain, cut=None):
+    """Every (events, result) of thread function fn whose loads read values from domain. The
+    events of a trace that an assume() cut are appended to cut: the values they store join the
+    domain too, as a later round of the domain fixpoint may let the trace through."""
     out, todo = [], [[]]
     while todo:
         guesses = todo.pop()
@@ -129,34 +132,57 @@ def traces(fn, tid, domain, stored=None):
             todo.extend(guesses + [v] for v in sorted(domain.get(need.loc, {0}), reverse=True))
             continue
         except _Pruned:
-            if stored is not None:
-                for e in m.events:
-                    if e.writes:
-                        stored.setdefault(e.loc, {0}).add(e.wval)
+            if cut is not None:
+                cut.append(tuple(m.events))
             continue
         out.append((tuple(m.events), result))
     return out
 
 
-def all_traces(threads, init, rounds=16):
+def _write_bound(per_thread):
+    """How many writes that some load may read one execution can hold: the sum over threads of
+    the most that one trace of the thread makes to a location that some trace reads."""
+    read = {e.loc for lists in per_thread for events in lists for e in events if e.reads}
+    return sum(max((sum(e.writes and e.loc in read for e in events) for events in lists),
+                   default=0)
+               for lists in per_thread)
+
+
+def all_traces(threads, init, rounds=32):
     """Each thread's traces over the value-domain fixpoint (init values, then stored values).
-    A program whose stored values keep growing (a fetch_add in a thread that reads its own
-    result back, say) has no fixpoint: after `rounds` rounds that is an error."""
-    domain = {loc: {v} for loc, v in init.items()}
+
+    A value is kept with its depth: 0 for an initial value; for a value written after loads
+    that read values of depth at most d (its own read, for an RMW), d + 1 (the explorer cannot
+    see which loads a value is computed from, so it takes all of them). In an execution whose
+    sb ∪ rf is acyclic, a written value of depth d needs a chain of d writes, each reading the
+    one before, so the domain keeps the depths up to the number of writes one execution can
+    hold (_write_bound; the domain is only what loads guess, so writes to a location that no
+    load reads do not count). That bounds a counter's values (a fetch_add reads its own last write
+    back in the next round, forever, without the bound). A program whose number of writes
+    keeps growing with the values it reads has no fixpoint: after `rounds` rounds that is an
+    error."""
+    depth = {loc: {v: 0} for loc, v in init.items()}
     for _ in range(rounds):
-        grown = {loc: set(vs) for loc, vs in domain.items()}
-        per = [traces(fn, tid, domain, grown) for tid, fn in enumerate(threads)]
-        for ts in per:
-            for events, _ in ts:
-                for e in events:
-                    if e.writes:
-                        grown.setdefault(e.loc, {0}).add(e.wval)
-                    elif e.reads:
-                        grown.setdefault(e.loc, {0})
-        if grown == domain:
+        domain = {loc: set(ds) for loc, ds in depth.items()}
+        cut = [[] for _ in threads]
+        per = [traces(fn, tid, domain, cut[tid]) for tid, fn in enumerate(threads)]
+        lists = [[evs for evs, _ in ts] + cut[tid] for tid, ts in enumerate(per)]
+        bound = _write_bound(lists)
+        grown = {loc: dict(ds) for loc, ds in depth.items()}
+        for events in (evs for ls in lists for evs in ls):
+            read = 0  # the deepest value this trace has read so far
+            for e in events:
+                if e.reads:
+                    read = max(read, depth.get(e.loc, {0: 0}).get(e.rval, 0))
+                    grown.setdefault(e.loc, {0: 0})
+                if e.writes and read + 1 <= bound:
+                    ds = grown.setdefault(e.loc, {0: 0})
+                    ds[e.wval] = min(ds.get(e.wval, read + 1), read + 1)
+        if grown == depth:
             return per
-        domain = grown
-    raise ValueError(f"the value domain does not converge: {domain}")
+        depth = grown
+    raise ValueError("the value domain does not converge: "
+                     f"{ {loc: sorted(ds) for loc, ds in depth.items()} }")
 
 
 @dataclass

@@ -11,6 +11,11 @@ With nta=False this is the C++ model as RC11 repairs it, without the ban on load
 C11's LB outcome (Batty et al., "Mathematizing C++ Concurrency", POPL 2011) is allowed, as it is
 on ARMv8 and POWER. They are herd's rc11.cat (herdtools7, herd/libdir/rc11.cat) relation for
 relation, data races left out. Relations are bit sets: rel[i] has bit j set when (i, j) is in rel.
+
+The paper follows C++11. standard="c++20" (the default: the workbook is C++20) makes C++20's two
+changes: release sequences without the releasing thread's later stores (P0982R1, in Graph._rs)
+and the SC order by strongly-happens-before, sb;hb;sb on any locations (P0668R5, in scb).
+GenMC's litmus folder agrees with both (genmc.py).
 """
 import sys
 
@@ -93,13 +98,19 @@ class Events:
         self.fsc = [s and e.kind == "F" for s, e in zip(self.sc, events)]
         self.fsc_mask = _or(1 << i for i in range(n) if self.fsc[i])
         self.sb_neq = [self.sb[i] & ~self.sameloc[i] for i in range(n)]
+        self.sb_rmw = [self.sb[i] | ((1 << i) if e.kind == "U" else 0)
+                       for i, e in enumerate(events)]
+
+
+STANDARDS = ("c++20", "c++11")
 
 
 class Graph:
     """The relations of one execution that depend on its events and rf only (sb, sw, hb)."""
 
-    def __init__(self, static, rf):
-        self.s, self.rf, self.n = static, rf, static.n
+    def __init__(self, static, rf, standard="c++20"):
+        assert standard in STANDARDS, standard
+        self.s, self.rf, self.n, self.standard = static, rf, static.n, standard
         self.events, self.sb, self.sameloc = static.events, static.sb, static.sameloc
         self.rfrel = [0] * self.n
         readers = {}
@@ -109,10 +120,13 @@ class Graph:
         self.hb = _closure(_union(self.sb, self._sw(readers)))
 
     def _rs(self, w, readers):
-        """The release sequence headed by w: w, its thread's later writes to the location, then
-        RMWs reading from those, transitively."""
+        """The release sequence headed by w: w, then RMWs reading from it, transitively. Under
+        C++11 (and the RC11 paper) it also holds w's thread's later writes to the location, and
+        the RMWs reading from those; C++20 dropped them (P0982R1, "Weaken release sequences")."""
         ev = self.events
-        seq = [w] + list(_bits(self.s.writes_after[w] & self.sameloc[w]))
+        seq = [w]
+        if self.standard == "c++11":
+            seq += _bits(self.s.writes_after[w] & self.sameloc[w])
         todo = list(seq)
         while todo:
             x = todo.pop()
@@ -163,7 +177,12 @@ class Graph:
             return False
         sc, fsc, fsc_mask, sb_neq = self.s.sc, self.s.fsc, self.s.fsc_mask, self.s.sb_neq
         hb_loc = [hb[i] & self.sameloc[i] for i in range(n)]
-        scb = _union(self.sb, _compose(_compose(sb_neq, hb), sb_neq), hb_loc, morel, fr)
+        # C++20 orders seq_cst operations by strongly-happens-before, whose sb;hb;sb has no
+        # location restriction (P0668R5, [intro.races]/12.3); the RC11 paper keeps sb|≠loc.
+        # An RMW is a read and then a write in the formal model (RC11's rmw ⊆ sb, as GenMC
+        # builds it), so the sb at either end may also be the step inside one RMW.
+        sb_x = self.s.sb_rmw if self.standard == "c++20" else sb_neq
+        scb = _union(self.sb, _compose(_compose(sb_x, hb), sb_x), hb_loc, morel, fr)
         left = [((1 << i) | hb[i]) if fsc[i] else (1 << i) if sc[i] else 0 for i in range(n)]
         right = [((1 << j) if sc[j] else 0) | (hb[j] & fsc_mask) for j in range(n)]
         psc = _compose(_compose(left, scb), right)
@@ -174,42 +193,60 @@ class Graph:
         return _acyclic(psc)
 
 
-def consistent_executions(threads, init=None, nta=False):
-    """The executions of the program that RC11 (with or without no-thin-air) allows."""
+def consistent_executions(threads, init=None, nta=False, standard="c++20"):
+    """The executions of the program that RC11 (with or without no-thin-air) allows, with the
+    release sequences and the SC order of `standard`: "c++20" (the default, the language the
+    workbook is compiled as) or "c++11" (the RC11 paper as published)."""
     cache = [None, None]
 
     def prepare(events, rf):
         if cache[0] is not events:
             cache[:] = [events, Events(events)]
-        g = Graph(cache[1], rf)
+        g = Graph(cache[1], rf, standard)
         return g if g.early_ok(nta) else None
 
     return executions(threads, init, prepare, lambda g, mo: g.consistent(mo))
 
 
-def outcomes(threads, init=None, nta=False, observe=None):
+def outcomes(threads, init=None, nta=False, observe=None, standard="c++20"):
     """{outcome: one execution showing it}; the outcome is observe(execution), by default the
     threads' return values."""
     observe = observe or (lambda ex: ex.results)
     seen = {}
-    for ex in consistent_executions(threads, init, nta):
+    for ex in consistent_executions(threads, init, nta, standard):
         seen.setdefault(observe(ex), ex)
     return seen
 
 
+MODELS = {  # --model NAME: (no-thin-air?, standard)
+    "rc11-lb": (False, "c++20"), "rc11": (True, "c++20"),
+    "rc11-lb-c++11": (False, "c++11"), "rc11-c++11": (True, "c++11"),
+}
+
+
+def model_name(nta, standard):
+    return f"{'RC11' if nta else 'RC11 without no-thin-air'}, {standard.upper()}"
+
+
 def model_cli(argv, variants, prog):
     """The models' command line (deque.py, sleep.py): `--list`, or one variant and `--model
-    rc11|rc11-lb`. Returns (variant, no-thin-air?, the model's name), or an exit code: 0 after
-    `--list`, 2 after a usage message."""
+    NAME` (MODELS; the default rc11-lb is C++20, the language the code is compiled as, without
+    the no-thin-air axiom). Returns (variant, no-thin-air?, standard, the model's name), or an
+    exit code: 0 after `--list`, 2 after a usage message."""
     if "--list" in argv:
         width = max(map(len, variants)) + 2
         for name, text in variants.items():
             print(f"{name:{width}} {text}")
         return 0
-    nta = "--model" in argv and argv[argv.index("--model") + 1:][:1] == ["rc11"]
-    args = [a for a in argv if not a.startswith("--") and a not in ("rc11", "rc11-lb")]
+    model, args = "rc11-lb", list(argv)
+    if "--model" in args:
+        i = args.index("--model")
+        model = args[i + 1] if i + 1 < len(args) else ""
+        del args[i:i + 2]
     variant = args[0] if args else "none"
-    if variant not in variants or len(args) > 1:
-        print(f"usage: {prog} [{'|'.join(variants)}] [--model rc11|rc11-lb]", file=sys.stderr)
+    if variant not in variants or len(args) > 1 or model not in MODELS:
+        print(f"usage: {prog} [{'|'.join(variants)}] [--model {'|'.join(MODELS)}]",
+              file=sys.stderr)
         return 2
-    return variant, nta, "RC11" if nta else "RC11 without no-thin-air"
+    nta, standard = MODELS[model]
+    return variant, nta, standard, model_name(nta, standard)

@@ -4,6 +4,7 @@
     python3 sleep.py                      as built: exit 0, no lost wake-up
     python3 sleep.py NO_WORKER_FENCE      a mutant: exit 1 and a counterexample
     python3 sleep.py --model rc11 ...     RC11 proper (no-thin-air on); default: without it
+    python3 sleep.py --model rc11-lb-c++11 ...   C++11's release sequences and SC order
     python3 sleep.py --list               the variants
 
 One worker goes to sleep (sleep(): lock, register, fence, re-check, wait) while one publisher
@@ -17,8 +18,10 @@ The mutex is a location: lock is an acquire exchange 0 -> 1 that must read 0 (an
 which it would spin is left out), unlock a release store of 0. wait() unlocks; its notify is
 the waker's, under the mutex. A lost wake-up is an execution in which the worker waits and the
 publisher's wake does not come after it (the publisher read no sleeper, or took the mutex before
-the worker did). The registration is a relaxed RMW, as in the code: x86 makes it a full barrier
-(lock xadd), the C++ model does not. Left out: the injector's own mutex (its unlock is a release
+the worker did). The registration is a relaxed fetch_add and the re-check's count-out a
+relaxed fetch_sub, as in the code: x86 makes them full barriers (lock xadd), the C++ model does
+not. The models follow C++20 by default (--model rc11-lb); --model rc11-lb-c++11 is the RC11
+paper's C++11. Left out: the injector's own mutex (its unlock is a release
 store, which orders nothing after it), tokens and generations (one sleeper: whoever counts it out
 wakes it), and the search before sleep(). Exit codes: 0 no violation, 1 a violation, 2 usage.
 """
@@ -50,15 +53,12 @@ def unlock(m, what):
 def worker(variant):
     def run(m):
         lock(m, "sleep: lock")
-        # The count goes 0 -> 1 -> 0, under the mutex, so the registration's fetch_add reads 0 and
-        # the count-out's 1: each is a relaxed CAS from that value that must succeed (a bound on
-        # the value domain, which leaves out no consistent execution).
-        m.assume(m.cas("sleepers", 0, 1, "rlx", "rlx", "sleep: register")[0])
+        m.fetch_add("sleepers", 1, "rlx", "sleep: register")
         if variant != "NO_WORKER_FENCE":
             m.fence("sc", "sleep: fence")
         if variant != "NO_RECHECK":
             if m.load("latch", "acq", "re-check: latch") or m.load("len", "acq", "re-check: len"):
-                m.assume(m.cas("sleepers", 1, 0, "rlx", "rlx", "re-check: count out")[0])
+                m.fetch_sub("sleepers", 1, "rlx", "re-check: count out")
                 unlock(m, "re-check: unlock")
                 return "found work"
         unlock(m, WAIT_UNLOCK)
@@ -99,13 +99,13 @@ def lost_wakeup(ex):
 SCENARIOS = ("injector", "latch")
 
 
-def check(variant, nta=False, scenarios=SCENARIOS):
+def check(variant, nta=False, standard="c++20", scenarios=SCENARIOS):
     """(scenario, the execution) of the first lost wake-up, or None; and the number of
     consistent executions explored."""
     explored = 0
     for scenario in scenarios:
         threads = [worker(variant), publisher(variant, scenario)]
-        for ex in consistent_executions(threads, {}, nta):
+        for ex in consistent_executions(threads, {}, nta, standard):
             explored += 1
             if lost_wakeup(ex):
                 return (scenario, ex), explored
@@ -116,8 +116,8 @@ def main(argv):
     parsed = model_cli(argv, VARIANTS, "sleep.py")
     if isinstance(parsed, int):
         return parsed
-    variant, nta, model = parsed
-    found, explored = check(variant, nta)
+    variant, nta, standard, model = parsed
+    found, explored = check(variant, nta, standard)
     if found is None:
         print(f"wmm: {VARIANTS[variant]}: no lost wake-up in {explored} consistent executions "
               f"({model}; scenarios: {', '.join(SCENARIOS)})")

@@ -10,6 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import deque  # noqa: E402
 import genmc  # noqa: E402
+import latch  # noqa: E402
 import litmus  # noqa: E402
 import sleep  # noqa: E402
 from explore import Execution, Event, _mo_orders, all_traces, executions, traces  # noqa: E402
@@ -78,10 +79,40 @@ class AxiomTest(unittest.TestCase):
         self.assertEqual(set(seen), {(0, 1, 2), (2, 0, 1)})
 
     def test_a_growing_domain_is_an_error(self):
+        # Each value read makes the thread write once more: no bound on the writes, no fixpoint.
         def count(m):
-            m.store("x", m.load("x") + 1)
+            n = m.load("x")
+            for _ in range(n + 1):
+                m.store("x", n + 1)
         with self.assertRaisesRegex(ValueError, "does not converge"):
             all_traces([count], {})
+
+    def test_a_stored_increment_is_bounded(self):
+        # x = x + 1 in one thread: its one write reads init, so x is 0 or 1 (it did not converge).
+        def count(m):
+            m.store("x", m.load("x") + 1)
+        self.assertEqual(len(all_traces([count], {})[0]), 2)  # it reads 0 or 1
+        seen = outcomes([count], observe=lambda ex: ex.final("x"))
+        self.assertEqual(set(seen), {1})
+
+    def test_a_single_fetch_add_converges(self):
+        # It failed with "the value domain does not converge": read 1, write 2, read 2, ...
+        seen = outcomes([lambda m: m.fetch_add("x", 1)],
+                        observe=lambda ex: ex.results + (ex.final("x"),))
+        self.assertEqual(set(seen), {(0, 1)})
+
+    def test_fetch_add_and_fetch_sub_count_exactly(self):
+        def inc(m):
+            return m.fetch_add("x", 1)
+
+        def dec(m):
+            return m.fetch_sub("x", 2, "acq_rel")
+        seen = outcomes([inc, inc, dec], observe=lambda ex: ex.results + (ex.final("x"),))
+        # Each RMW reads the one before it in mo: 3! orders, and the final value is always 0.
+        self.assertEqual(len(seen), 6)
+        self.assertEqual({o[-1] for o in seen}, {0})
+        self.assertIn((0, 1, 2, 0), seen)
+        self.assertIn((-2, -1, 0, 0), seen)
 
     def test_cas_fails_on_another_value(self):
         def t(m):
@@ -110,8 +141,47 @@ class AxiomTest(unittest.TestCase):
         self.assertIn(out.getvalue(), appendix.read_text())
 
     def test_genmc_counts_agree(self):
+        # A few, one per change (the whole folder is ctest model.wmm.genmc's).
         with contextlib.redirect_stdout(io.StringIO()):
-            self.assertEqual(genmc.main([]), 0)
+            self.assertEqual(genmc.main(["SB", "MP+rels+acqf", "WWmerge1", "Z6.U", "ori"]), 0)
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(genmc.main(["W+JW"]), 2)
+
+    def test_genmc_notation(self):
+        # casdep: a failed CAS puts the value read in its expected register, and z gets it.
+        prog = [genmc.T(genmc.SET("a", 5), genmc.CAS("y", "a", 1, "rlx", "rlx", "ok"),
+                        genmc.W("z", "a * 10 + ok", "rlx"))]
+        seen = outcomes(prog, observe=lambda ex: (ex.final("y"), ex.final("z")))
+        self.assertEqual(set(seen), {(0, 0)})
+        prog = [genmc.T(genmc.R("x", "rlx", "a"), genmc.R("y{a}", "rlx"))]
+        locs = {e.loc for ex in rc11.consistent_executions(prog) for e in ex.events}
+        self.assertEqual(locs, {"x", "y0"})
+
+
+class StandardTest(unittest.TestCase):
+    """C++20 against the RC11 paper (C++11), each change on its smallest GenMC program."""
+
+    def count(self, name, standard):
+        return sum(1 for _ in rc11.consistent_executions(genmc.program(name), {}, True, standard))
+
+    def test_release_sequence_ends_at_a_later_relaxed_store_in_cxx20(self):
+        # MP+rels+acqf: x=1; y.store(0, rel); y.store(1, rlx) || if (y) { fence(acq); x; }.
+        # C++11 continues the release sequence through the relaxed store: r = 0 is forbidden.
+        self.assertEqual(self.count("MP+rels+acqf", "c++11"), 3)
+        self.assertEqual(self.count("MP+rels+acqf", "c++20"), 4)
+
+    def test_sc_order_follows_strongly_happens_before_in_cxx20(self):
+        # WWmerge1: C++20 orders Wx2 before the third thread's Rx by sb;hb;sb on one location.
+        self.assertEqual(self.count("WWmerge1", "c++11"), 18)
+        self.assertEqual(self.count("WWmerge1", "c++20"), 17)
+
+    def test_the_default_is_cxx20(self):
+        prog = genmc.program("MP+rels+acqf")
+        self.assertEqual(sum(1 for _ in rc11.consistent_executions(prog, {}, True)), 4)
+
+    def test_an_unknown_standard_is_refused(self):
+        with self.assertRaises(AssertionError):
+            list(rc11.consistent_executions(genmc.program("SB"), {}, True, "c++17"))
 
 
 def fake(results, top, bottom):
@@ -135,7 +205,39 @@ class DequeTest(unittest.TestCase):
                     self.assertIn("[" + what.split("(")[1].rstrip(")") + "]", text)
 
     def test_usage(self):
-        self.assertEqual(deque.main(["NO_SUCH"]), 2)
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(deque.main(["NO_SUCH"]), 2)
+            self.assertEqual(deque.main(["--model", "c++17"]), 2)
+
+    def test_pop_bottom_relaxed_races_under_cxx20_only(self):
+        # Under C++20 the thief that reads pop's b synchronizes with no push: it reads slot 0
+        # before the push's store. C++11 continued the push's release sequence through it.
+        found, _ = deque.check("POP_BOTTOM_RELAXED", standard="c++20")
+        self.assertIsNotNone(found)
+        self.assertIn("a take returned 0", found[1])
+        found, _ = deque.check("POP_BOTTOM_RELAXED", standard="c++11")
+        self.assertIsNone(found)
+
+    def test_the_papers_release_fence_covers_a_relaxed_pop_under_cxx20(self):
+        # Lê et al. and crossbeam publish with fence(release); store(b + 1, relaxed): the fence
+        # synchronizes through any later store of the owner to bottom, pop's relaxed one too.
+        class PaperPush(deque.Deque):
+            def push(self, job):
+                m, b = self.m, self.bottom
+                t = m.load("top", "acq", "push: load top")
+                m.assume(b - t <= self.cap - 1)
+                m.store(self.slot(b), job, "rlx", "push: store slot")
+                m.fence("rel", "push: fence")
+                m.store("bottom", b + 1, "rlx", "push: store bottom")
+                self.bottom = b + 1
+        built = deque.Deque
+        deque.Deque = PaperPush
+        try:
+            found, explored = deque.check("POP_BOTTOM_RELAXED", standard="c++20")
+        finally:
+            deque.Deque = built
+        self.assertIsNone(found)
+        self.assertGreater(explored, 100)
 
 
 class SleepTest(unittest.TestCase):
@@ -164,7 +266,33 @@ class SleepTest(unittest.TestCase):
         self.assertIn("model = wmm/sleep.py NO_WORKER_FENCE error", text)
 
     def test_usage(self):
-        self.assertEqual(sleep.main(["NO_SUCH"]), 2)
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(sleep.main(["NO_SUCH"]), 2)
+
+
+class LatchTest(unittest.TestCase):
+    def test_each_mutant_reads_a_stale_result_and_as_built_none_under_both_standards(self):
+        for standard in rc11.STANDARDS:
+            for v in latch.VARIANTS:
+                with self.subTest(v, standard=standard):
+                    found, explored = latch.check(v, standard=standard)
+                    self.assertEqual(found is None, v == "none")
+                    if found:
+                        self.assertEqual(found[0], "spin")
+
+    def test_the_blocking_owner_takes_the_mutex_after_the_setter(self):
+        threads = latch.scenarios("none")["lock-block"]
+        for ex in rc11.consistent_executions(threads):
+            lock = next(i for i, e in enumerate(ex.events) if e.what == "wait: lock")
+            self.assertEqual(ex.events[ex.rf[lock]].what,
+                             "LockLatch::set: unlock (after notify_all)")
+
+    def test_variants_are_the_catalogue_rows(self):
+        text = (Path(__file__).resolve().parents[2] / "mutants" / "catalogue.ini").read_text()
+        for v, what in latch.VARIANTS.items():
+            if v != "none":
+                with self.subTest(v):
+                    self.assertIn("[" + what.split("(")[1].rstrip(")") + "]", text)
 
 
 if __name__ == "__main__":
