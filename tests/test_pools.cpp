@@ -41,7 +41,7 @@ void wait_for_sleepers(const ThreadPool& pool, std::uint64_t n) {
 // ANCHOR: mutual_install
 TEST_CASE("mutual_install: pool 1's worker waiting on pool 2 runs pool 1's innermost job",
           "[pools]") {
-    test::Pool pool1(1), pool2(1);
+    test::Pool pool1(1), pool2(1); // one worker each: only pool 1's can run the innermost job
     test::Progress progress("the mutual install (pool1 -> pool2 -> pool1)", pool1);
     const int r = pool1.install([&] {
         ++progress;
