@@ -46,7 +46,8 @@ std::string describe(const Thread& t, std::size_t i, Names& names) {
     switch (e.kind) {
     case Kind::idle:
         return e.arg ? "finds no work, goes to sleep"
-                     : "finds no work while its join waits for a stolen B, goes to sleep";
+                     : "finds no work while it waits for a latch (a stolen B's, or a call's into "
+                       "another pool), goes to sleep";
     case Kind::woken: return e.arg ? "woken" : "re-checks: work found, backs out";
     case Kind::inject:
         return format("injects %s, read %llu sleeper%s%s", names.job(e).c_str(), ull(e.arg),
