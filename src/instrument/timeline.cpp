@@ -126,8 +126,8 @@ std::string blocked_on_own_b(const std::vector<Entry>& all, const Jobs& jobs, Na
     return "";
 }
 
-// A worker never injects into its own pool (it pushes onto its deque, or runs inline): a worker
-// whose last event is an inject called into another pool and waits there. Waiting in its own
+// The pool's code never makes a worker inject into its own pool (it pushes onto its deque, or
+// runs inline): a worker whose last event is an inject called into another pool and waits there. Waiting in its own
 // pool's loop it would record more events (BLOCK_CROSS blocks its thread instead). If nobody took
 // its job, that job waits for a worker of the other pool, and those may be blocked the same way.
 std::string blocked_across_pools(const std::vector<Entry>& all, const Jobs& jobs, Names& names) {
