@@ -164,9 +164,9 @@ TEST_CASE("a worker waiting on another pool runs its own pool's queued jobs", "[
         const int seen = p.install([&] {
             for (int i = 0; i < jobs; ++i)
                 p.inject(mini::JobRef{&queued, [](void* data) noexcept {
-                                          auto* q = static_cast<Queued*>(data);
-                                          q->where = here();
-                                          ++q->ran;
+                                          auto* self = static_cast<Queued*>(data);
+                                          self->where = here();
+                                          ++self->ran;
                                       }});
             return q.install([&] {
                 while (queued.ran.load() != jobs) std::this_thread::yield();
