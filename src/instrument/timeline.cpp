@@ -1,12 +1,13 @@
 // The watchdog's replay: the last events of every live thread in time order, and the diagnosis of
-// the two hangs this workbook builds on purpose.
+// the three hangs this workbook builds on purpose.
 //
 // A lost wake-up (NO_RECHECK) leaves this trail: a worker finds no work and goes to sleep, and
 // never comes back from Sleep::sleep; a publisher (inject of a job nobody took, or the set of the
 // latch that worker sleeps for) read 0 sleepers and notified nobody. Read 0, so the worker
 // registered after that read (the fences order the two); a re-check then would have seen the
 // work and backed out. A join blocked on its own B (BLOCK_WAIT) leaves a worker whose last event
-// is the block on B's latch, B stolen by nobody.
+// is the block on B's latch, B stolen by nobody. A worker blocked in a call into another pool
+// (BLOCK_CROSS) leaves a worker whose last event is its inject there, the job taken by nobody.
 #include <instrument/replay.hpp>
 
 #include <algorithm>
@@ -45,7 +46,8 @@ std::string describe(const Thread& t, std::size_t i, Names& names) {
     switch (e.kind) {
     case Kind::idle:
         return e.arg ? "finds no work, goes to sleep"
-                     : "finds no work while its join waits for a stolen B, goes to sleep";
+                     : "finds no work while it waits for a latch (a stolen B's, or a call's into "
+                       "another pool), goes to sleep";
     case Kind::woken: return e.arg ? "woken" : "re-checks: work found, backs out";
     case Kind::inject:
         return format("injects %s, read %llu sleeper%s%s", names.job(e).c_str(), ull(e.arg),
@@ -124,9 +126,35 @@ std::string blocked_on_own_b(const std::vector<Entry>& all, const Jobs& jobs, Na
     return "";
 }
 
+// The pool's code never makes a worker inject into its own pool (it pushes onto its deque, or
+// runs inline): a worker whose last event is an inject called into another pool and waits there. Waiting in its own
+// pool's loop it would record more events (BLOCK_CROSS blocks its thread instead). If nobody took
+// its job, that job waits for a worker of the other pool, and those may be blocked the same way.
+std::string blocked_across_pools(const std::vector<Entry>& all, const Jobs& jobs, Names& names) {
+    const std::set<std::uint64_t> took = taken(all, jobs);
+    const Entry* stranded = nullptr;
+    int blocked = 0;
+    for (const Entry& w : all) {
+        const Thread& t = *w.thread;
+        if (!t.live || w.index + 1 != t.events.size() || w.event->kind != Kind::inject ||
+            t.name.rfind("worker ", 0) != 0)
+            continue;
+        ++blocked;
+        if (took.count(jobs.uid(*w.event)) == 0) stranded = &w;
+    }
+    if (stranded == nullptr) return "";
+    return format("%s blocks its thread until %s, which it injected into another pool, has run, "
+                  "and nobody took %s: %d worker%s block%s this way, running none of their own "
+                  "pools' jobs",
+                  stranded->thread->name.c_str(), names.job(*stranded->event).c_str(),
+                  names.job(*stranded->event).c_str(), blocked, blocked == 1 ? "" : "s",
+                  blocked == 1 ? "s" : "");
+}
+
 std::string diagnose(const std::vector<Entry>& all, const Jobs& jobs, Names& names) {
     std::string line = lost_wakeup(all, jobs, names);
-    return line.empty() ? blocked_on_own_b(all, jobs, names) : line;
+    if (line.empty()) line = blocked_on_own_b(all, jobs, names);
+    return line.empty() ? blocked_across_pools(all, jobs, names) : line;
 }
 
 } // namespace

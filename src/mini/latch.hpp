@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -21,6 +22,14 @@ class SpinLatch {
 public:
     explicit SpinLatch(Sleep* sleep) : sleep_(sleep) {}
 
+    // A cross latch (rayon's SpinLatch::cross, rayon-core 1.13.0, latch.rs:161-179): its waiter
+    // is a worker of one pool, P, and its setter a worker of another (ThreadPool::in_worker_cross).
+    // `owner` is P's shared sleep state, which set() keeps alive until its wake-up is done.
+    struct Cross {};
+    static constexpr Cross cross{};
+    SpinLatch(Cross, const std::shared_ptr<Sleep>& owner)
+        : sleep_(owner.get()), cross_owner_(&owner) {}
+
     // Acquire: pairs with set()'s release, so the job's result is visible once this is true.
     bool probe() const noexcept { return set_.load(std::memory_order_acquire); }
 
@@ -28,11 +37,19 @@ public:
     // see it, return from join and pop the stack frame that holds this latch. So set reads
     // everything it needs (which pool's sleep state to wake) before the store and touches
     // nothing of *self after it. rayon broke this rule twice (use-after-free fixes in rayon-core
-    // 1.7.1 and 1.9.3); the Sleep object outlives the latch because the setter is a worker of the
-    // same pool, and a pool joins its workers before it dies. The probes pass `self` as a value
-    // and never follow it (a test holds the setter there); TOUCH_AFTER_SET adds the late read.
+    // 1.7.1 and 1.9.3). The Sleep object must outlive the wake-up too. For a latch of the
+    // setter's own pool it does: a pool joins its workers before it dies. A cross latch's waiter
+    // belongs to another pool, which may be gone as soon as the store lets the waiter return:
+    // keep_alive holds its sleep state until the wake-up is done. The probes pass `self` as a
+    // value and never follow it (tests hold the setter there); TOUCH_AFTER_SET adds a late read.
     // ANCHOR: spinlatch_set
     static void set(SpinLatch* self) noexcept {
+        // A cross latch: once the store lands, the waiter (another pool's worker) may return and
+        // its pool be destroyed before the wake-up below; this copy keeps that pool's sleep state
+        // alive until set returns (rayon-core 1.7.1's use-after-free, rayon issue #739; rayon
+        // clones its Arc<Registry> here, latch.rs:197-203).
+        std::shared_ptr<Sleep> keep_alive;
+        if (self->cross_owner_ != nullptr) keep_alive = *self->cross_owner_; // before the store
         Sleep* sleep = self->sleep_;                       // read before setting ...
         self->set_.store(true, std::memory_order_release); // ... now *self may be gone
         mini::probe(Probe::latch_stored, self); // mini::, not the member probe() above
@@ -45,6 +62,7 @@ public:
 private:
     std::atomic<bool> set_{false};
     Sleep* const sleep_;
+    const std::shared_ptr<Sleep>* const cross_owner_ = nullptr; // the waiter's pool's, if cross
 };
 
 class LockLatch {

@@ -22,6 +22,7 @@
 #include <mini/job.hpp>
 #include <mini/latch.hpp>
 #include <mini/probe.hpp>
+#include <mini/sabotage.hpp>
 #include <mini/sleep.hpp>
 
 namespace mini {
@@ -93,14 +94,22 @@ public:
     const Sleep& sleep() const noexcept { return sleep_; }
     std::size_t queued() const { return injector_.len(); } // jobs in the injector, now
 
-    // Runs op(worker, injected) on a worker of this pool: inline (injected = false) if the calling
-    // thread is one, else injected and awaited on a LockLatch (injected = true).
+    // Runs op(worker, injected) on a worker of this pool, from one of three callers (rayon-core
+    // 1.13.0, registry.rs:496-514, Registry::in_worker):
+    // - a worker of this pool runs it inline (injected = false);
+    // - a thread outside every pool injects it and blocks on a LockLatch (in_worker_cold);
+    // - a worker of another pool injects it and keeps running its own pool's jobs meanwhile
+    //   (in_worker_cross): blocked, it could hold the only thread that runs a job the op waits for.
+    // ANCHOR: in_worker
     template <class Op>
     auto in_worker(Op&& op) {
-        if (WorkerThread* w = WorkerThread::current(); w != nullptr && &w->pool() == this)
-            return call(op, *w, false);
-        return in_worker_cold(op);
+        WorkerThread* w = WorkerThread::current();
+        if (w != nullptr && &w->pool() == this) return call(op, *w, false);
+        if (w == nullptr) return in_worker_cold(op);
+        if constexpr (sabotage::block_cross) return in_worker_cold(op); // [BLOCK_CROSS] blocks
+        return in_worker_cross(op, *w);
     }
+    // ANCHOR_END: in_worker
 
     // Runs f() on a worker of this pool and returns its result; from a worker of this pool, inline.
     // A void f gives Unit. An exception that escapes f aborts, from inside the pool and from
@@ -129,6 +138,21 @@ private:
     }
     // ANCHOR_END: in_worker_cold
 
+    // A worker of another pool (`current`, of pool P) calls into this one (Q): the job goes into
+    // Q's injector with a cross latch, and `current` waits in P's own loop, running P's jobs and
+    // sleeping in P's sleep state; a Q worker's set of the latch wakes it there (latch.hpp).
+    // ANCHOR: in_worker_cross
+    template <class Op>
+    auto in_worker_cross(Op& op, WorkerThread& current) {
+        auto body = [&op](bool injected) { return call(op, *WorkerThread::current(), injected); };
+        StackJob<SpinLatch, decltype(body)> job(std::move(body), SpinLatch::cross,
+                                                current.pool().sleep_owner_);
+        inject(job.as_job_ref());
+        current.wait_until(job.latch()); // P's jobs meanwhile: perhaps the one op waits for
+        return job.into_result();
+    }
+    // ANCHOR_END: in_worker_cross
+
     // An outside caller whose job outlasted its spins is about to block, and its core to go
     // idle. If every worker sleeps but the one the inject woke, that job is likely a big one
     // that will fork: wake a second sleeper now, from this core, and it runs here (or on its own
@@ -142,14 +166,24 @@ private:
     }
     // ANCHOR_END: hand_over_core
 
+    // Its mutex and counters, written on every sleep and wake, on lines of their own (see
+    // cache_line), as the member they were: make_shared honours the alignment.
+    struct alignas(cache_line) PaddedSleep : Sleep {};
+    static std::shared_ptr<Sleep> make_sleep() { return std::make_shared<PaddedSleep>(); }
+
     std::vector<std::unique_ptr<WorkerThread>> workers_;
     std::vector<Stealer<JobRef>> stealers_;
     // Each on its own cache line (see cache_line): every idle worker reads the injector's length
     // and terminate_ in each search, while every sleep and wake writes the sleep mutex and the
     // sleep counters; sharing a line, each such write would evict the line the readers poll.
     alignas(cache_line) Injector<JobRef> injector_;
-    alignas(cache_line) Sleep sleep_;
-    alignas(cache_line) SpinLatch terminate_{&sleep_};
+    // The sleep state is shared, not a member: a cross latch's setter (a worker of another pool)
+    // may still be waking it after its store let our worker return and this pool be destroyed;
+    // the setter's copy of sleep_owner_ keeps it alive until then (SpinLatch::set). Both fields
+    // are written once, and terminate_ only at the end: one read-mostly line for the three.
+    alignas(cache_line) const std::shared_ptr<Sleep> sleep_owner_ = make_sleep();
+    Sleep& sleep_ = *sleep_owner_;
+    SpinLatch terminate_{&sleep_};
     std::vector<std::thread> threads_; // written only by the constructor: may share that line
 };
 

@@ -25,6 +25,7 @@ inline constexpr bool probes_enabled = MINI_RECORDER;
 enum class Probe : std::uint8_t {
     idle,       // wait_until found no work and calls Sleep::sleep; object: its latch, arg: 1 if
                 // that is the pool's terminate latch (a worker's main loop), 0 for a join's B
+                // or a cross call's latch
     woken,      // ... Sleep::sleep returned; object: the latch, arg: 1 if it waited on the
                 // condition variable, 0 if its re-check found work and it backed out
     notified,   // Sleep::wake notified, still holding the sleep mutex; arg: 1 notify_all, 0 one
