@@ -466,7 +466,7 @@ struct Ran {
 }
 } // namespace
 
-TEST_CASE("scope counts a job before publishing it, so it returns only after every job ran",
+TEST_CASE("scope counts a job before publishing it and returns only after every job ran",
           "[scope][count_after_push]") {
     test::Pool pool(2);
     test::Progress progress("a spawner held between the push and the count", pool);
