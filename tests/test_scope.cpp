@@ -407,7 +407,7 @@ TEST_CASE("a thread outside the pool may spawn into a running scope", "[scope]")
 
 // On one thread the body runs to its end before any job: its exception is the first one caught,
 // the job's is dropped, and the job still ran.
-TEST_CASE("the first exception is rethrown, after every job has run", "[scope]") {
+TEST_CASE("the first exception is rethrown after every job has run", "[scope]") {
     test::Pool pool(1);
     test::Progress progress("a body and a job that both throw", pool);
     bool job_ran = false;
