@@ -77,7 +77,8 @@ bool recorded(Probe what) {
     case Probe::worker_start:
     case Probe::spawn:
     case Probe::steal_before_buffer:
-    case Probe::lock_latch_block: return false;
+    case Probe::lock_latch_block:
+    case Probe::scope_spawned: return false;
     default: return true;
     }
 }

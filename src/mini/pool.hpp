@@ -122,6 +122,10 @@ public:
     // From outside the pool: publish a job in the injector, then wake a sleeper if there is one.
     void inject(JobRef job);
 
+    // Runs body(Scope&) on a worker of this pool, with the jobs it spawns: defined in scope.hpp.
+    template <class Body>
+    auto scope(Body&& body);
+
 private:
     friend class WorkerThread;
     void terminate_and_join() noexcept;

@@ -43,6 +43,8 @@ enum class Probe : std::uint8_t {
     steal_before_buffer, // Stealer::steal has read bottom, not yet the buffer pointer
     lock_latch_block, // LockLatch::wait found the latch unset after its spins, ran its
                       // before_block and blocks on the condition variable; object: the latch
+    scope_spawned, // Scope::spawn has published a job (counted before, or in the COUNT_AFTER_PUSH
+                   // build not yet); object: the job
 };
 inline constexpr std::uint64_t from_injector = ~std::uint64_t{0} >> 8;
 
