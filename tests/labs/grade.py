@@ -41,7 +41,7 @@ class Grader:
         self.log = scratch / "labs.log"
         self.presets = Presets(scratch, self.log)
         self.models = mutants.Runner(scratch, [], self.log, False)
-        self.source = (labs.REPO / lab.source).read_text()
+        self.source = labs.marked(lab.name)  # the source with its steps' markers
         self.rows = v.rows(lab.source, self.source)
         self.checks = [("compile", self.compile), ("unit", self.unit), ("forced", self.forced),
                        ("stress", self.stress)] + ([("tsan", self.tsan)] if tsan else [])

@@ -2,6 +2,7 @@
 proof's judge)."""
 import re
 import unittest
+from pathlib import Path
 
 import grade
 import labs
@@ -41,7 +42,7 @@ class Rows(unittest.TestCase):
         steps = {}
         for lab, (src, _) in labs.LABS.items():
             try:
-                for row in v.rows(src, (labs.REPO / src).read_text()):
+                for row in v.rows(src, labs.marked(lab)):
                     steps[row.mutant.name] = row.step
             except v.catalogue.CatalogueError as e:  # a line edited on purpose (an exercise):
                 self.skipTest(f"{e} (tooling.mutants.self_tests reports it)")  # not ours to say
@@ -57,7 +58,7 @@ class Rows(unittest.TestCase):
     def test_the_model_statement_is_the_changed_line_without_its_brace(self):
         src = labs.LABS["sleep"][0]
         try:
-            row = {r.mutant.name: r for r in v.rows(src, (labs.REPO / src).read_text())}
+            row = {r.mutant.name: r for r in v.rows(src, labs.marked("sleep"))}
         except v.catalogue.CatalogueError as e:  # as above
             self.skipTest(f"{e} (tooling.mutants.self_tests reports it)")
         self.assertEqual(row["sleep.recheck.removed"].shown, "if (has_work())")
@@ -84,6 +85,20 @@ class Holes(unittest.TestCase):
         mine = labs.skeleton(SRC)
         self.assertEqual(v.compose(mine, SRC, ["one", "two"]), SRC)
         self.assertIn("#error", v.compose(mine, SRC, ["one"]))
+
+    def test_a_copy_of_an_older_skeleton_still_grades(self):
+        for lab, (_, dst) in labs.LABS.items():
+            old = (prove.OLD_SKELETONS / Path(dst).name).read_text()
+            source = labs.marked(lab)
+            self.assertEqual(set(v.classify(old, source).values()), {"missing"}, lab)
+            filled = labs.fill(old, {n: b for n, _, b in labs.holes(source)})
+            self.assertEqual(set(v.classify(filled, source).values()), {"same"}, lab)
+
+    def test_compose_takes_only_the_readers_holes(self):
+        # a copy of an older skeleton: the lines around the holes are today's source's
+        older = labs.fill(labs.skeleton(SRC), {"two": ["    z();"]}).replace("int f()", "int g()")
+        self.assertEqual(v.compose(older, SRC, ["one"]), SRC.replace("        y();\n    }\n",
+                                                                     "").replace("if (x) {", "z();"))
 
     def test_compile_errors_name_their_hole(self):
         self.assertEqual(v.hole_at(SRC), [None, None, "one", None, None, "two", "two", "two",
@@ -120,7 +135,7 @@ class Grade(unittest.TestCase):
 
     def test_every_lab_titles_every_hole(self):
         for name, lab in grade.LABS.items():
-            names = [n for n, _, _ in labs.holes((labs.REPO / lab.source).read_text())]
+            names = [n for n, _, _ in labs.holes(labs.marked(name))]
             self.assertEqual(sorted(lab.titles), sorted(names), name)
 
 

@@ -58,7 +58,7 @@ def changed_lines(m):
 
 
 def rows(file, source, mutants=None):
-    """The catalogue rows that touch `file` (source = its text), each with its hole. A row that
+    """The catalogue rows that touch `file` (source = its marked text), each with its hole. A row that
     changes lines outside the holes, or more than one hole, is a LabError: its lab could not
     give it a verdict of one step."""
     if mutants is None:
@@ -92,10 +92,12 @@ def classify(reader, source):
 
 
 def compose(reader, source, from_source):
-    """The reader's text with the holes named in `from_source` filled with the source's lines
-    (a missing step, or one already judged, so that the checks test the others)."""
-    ref = {n: b for n, _, b in labs.holes(source)}
-    return labs.fill(reader, {n: ref[n] for n in from_source})
+    """The marked source with the reader's lines in every hole but those named in `from_source`
+    (a missing step, or one already judged, so that the checks test the others). Only the
+    holes are the reader's: the lines around them are today's source, so a copy of an older
+    skeleton grades against the source as it is now."""
+    mine = {n: b for n, _, b in labs.holes(reader)}
+    return labs.fill(source, {n: b for n, b in mine.items() if n not in from_source})
 
 
 def hole_at(text):
