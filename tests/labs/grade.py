@@ -148,7 +148,7 @@ class Grader:
         out = {}
         for row in self.rows:  # the model check: it needs no build
             n = row.step
-            if row.mutant.expect != "model" or n in out or status[n] == "same" or (
+            if row.mutant.expect != "model" or n in out or status[n] in ("same", "absent") or (
                     status[n] == "written" and v.has_statement(bodies[n], row.statement)):
                 continue
             self.say(f"model check of {n}: {row.mutant.model.file} {row.mutant.model.variant}")
@@ -187,11 +187,12 @@ class Grader:
                 for n, detail in alone.items():
                     out[n] = v.Verdict(n, "", "wrong", name, detail)
             undecided = [n for n in undecided if n not in out]
-        if any(s == "same" for s in status.values()):
+        if any(s in ("same", "absent") for s in status.values()):
             self.baseline()
         for n in status:
-            out.setdefault(n, v.Verdict(n, "", "ok", detail="" if status[n] == "written" else
-                                        "as in the source"))
+            out.setdefault(n, v.Verdict(n, "", "ok", detail={
+                "written": "", "same": "as in the source",
+                "absent": "not in your copy (an older skeleton): the source's lines"}[status[n]]))
         result = []
         for n in status:
             title, section = self.lab.titles.get(n, (n, ""))

@@ -7,8 +7,8 @@ Three claims, in this order, on one scratch build that every grading reuses:
   1. the untouched skeleton grades every step `missing` (and builds nothing);
   2. the skeleton filled with the source grades every step `ok` (the baseline: one build, every
      check);
-  2b. a copy of an older skeleton (tests/labs/fixtures/skeletons-2026-12-04) filled with the
-     source grades every step `ok`: a learner's copy outlives a change of the source;
+  2b. a copy of an older skeleton solved as the source was then (tests/labs/fixtures/
+     solved-2026-12-04) grades every step `ok`: a learner's copy outlives a change of the source;
   3. for every catalogue row that touches the lab's file, the filled skeleton with that row's
      mutation grades exactly the row's step not ok, every other step ok, and the check that
      decided it is the one the row expects (`model` for a model row, a run of the release build
@@ -31,7 +31,9 @@ from catalogue import apply  # noqa: E402
 
 # A learner's copy of the skeletons as they were when the steps left the source for steps.ini:
 # it must still grade (the skeleton's format may gain, never lose).
+# solved-*: the same copy with every step written as the source was then.
 OLD_SKELETONS = Path(__file__).resolve().parent / "fixtures" / "skeletons-2026-12-04"
+OLD_SOLVED = OLD_SKELETONS.parent / "solved-2026-12-04"
 
 # The grader's checks that stand for each of the catalogue's (tests/mutants/catalogue.py CHECKS).
 STANDS_FOR = {"model": {"model"}, "unit": {"compile", "unit", "forced"}, "drivers": {"stress"},
@@ -79,10 +81,9 @@ def main(argv=None):
         claim("the source: every step ok", None if all(r.status == "ok" for r in result)
               else "; ".join(r.line() for r in result if r.status != "ok"), t0)
         t0 = time.monotonic()
-        old = (OLD_SKELETONS / Path(lab.skeleton).name).read_text()
-        result = g.grade(labs.fill(old, {n: b for n, _, b in labs.holes(g.source)}))
-        claim(f"a copy of the skeleton of {OLD_SKELETONS.name[10:]}, filled with the source: every"
-              " step ok", None if all(r.status == "ok" for r in result)
+        result = g.grade((OLD_SOLVED / Path(lab.skeleton).name).read_text())
+        claim(f"a copy of the skeleton of {OLD_SOLVED.name[7:]}, solved as the source was then: "
+              "every step ok", None if all(r.status == "ok" for r in result)
               else "; ".join(r.line() for r in result if r.status != "ok"), t0)
         rows = g.rows
         if args.rows:

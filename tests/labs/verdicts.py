@@ -79,16 +79,29 @@ def rows(file, source, mutants=None):
 
 
 def classify(reader, source):
-    """{hole: "missing" | "same" | "written"} of the reader's text against the source's: a hole
-    left empty, one with the source's code (comments and blanks aside), or one of the reader's
-    own. LabError if the holes are not the source's, in its order."""
+    """{hole: "missing" | "same" | "written" | "absent"} of the reader's text against the
+    source's: a hole left empty, one with the source's code (comments and blanks aside), one of
+    the reader's own, or one the reader's copy does not have (it was made from an older
+    skeleton: the step is taken from the source). A hole that still holds its `#error` line
+    beside code is the reader's own: the compile says what that line does. LabError if the
+    reader's holes are not the source's, in its order (some may be absent)."""
     mine, theirs = labs.holes(reader), labs.holes(source)
-    if [n for n, _, _ in mine] != [n for n, _, _ in theirs]:
+    order = iter([n for n, _, _ in theirs])
+    if not all(n in order for n, _, _ in mine):
         raise labs.LabError("the holes are not the skeleton's (reset it: see chapters/labs/"
                             "README.md)")
-    ref = {n: b for n, _, b in theirs}
-    return {n: "missing" if labs.is_empty(b) else "same" if tokens(b) == tokens(ref[n])
-            else "written" for n, _, b in mine}
+    ref, have = {n: b for n, _, b in theirs}, {n: b for n, _, b in mine}
+
+    def status(n):
+        b = have.get(n)
+        if b is None:
+            return "absent"
+        if labs.is_empty(b):
+            return "missing"
+        if any(labs.HOLE_STATEMENT.match(l) for l in b):
+            return "written"
+        return "same" if tokens(b) == tokens(ref[n]) else "written"
+    return {n: status(n) for n, _, _ in theirs}
 
 
 def compose(reader, source, from_source):
