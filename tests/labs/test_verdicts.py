@@ -105,8 +105,8 @@ class Holes(unittest.TestCase):
     def test_compose_takes_only_the_readers_holes(self):
         # a copy of an older skeleton: the lines around the holes are today's source's
         older = labs.fill(labs.skeleton(SRC), {"two": ["    z();"]}).replace("int f()", "int g()")
-        self.assertEqual(v.compose(older, SRC, ["one"]), SRC.replace("        y();\n    }\n",
-                                                                     "").replace("if (x) {", "z();"))
+        want = SRC.replace("        y();\n    }\n", "").replace("if (x) {", "z();")
+        self.assertEqual(v.compose(older, SRC, ["one"]), want)
 
     def test_compile_errors_name_their_hole(self):
         self.assertEqual(v.hole_at(SRC), [None, None, "one", None, None, "two", "two", "two",

@@ -7,7 +7,7 @@ unit-tested by test_verdicts.py.
 """
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import labs
@@ -58,8 +58,8 @@ def changed_lines(m):
 
 
 def rows(file, source, mutants=None):
-    """The catalogue rows that touch `file` (source = its marked text), each with its hole. A row that
-    changes lines outside the holes, or more than one hole, is a LabError: its lab could not
+    """The catalogue rows that touch `file` (source: its marked text), each with its hole. A row
+    that changes lines outside the holes, or more than one hole, is a LabError: its lab could not
     give it a verdict of one step."""
     if mutants is None:
         mutants = catalogue.parse_catalogue(CATALOGUE.read_text())
@@ -141,6 +141,7 @@ class Verdict:
     check: str = ""  # the check that decided it: model, compile, unit, forced, stress, tsan
     detail: str = ""
     section: str = ""  # the chapter section to re-read
+    trace: list = field(default_factory=list)  # the model's counterexample, as text lines
 
     def line(self):
         out = f"{self.title}: {self.status}"
@@ -150,11 +151,38 @@ class Verdict:
             out += f"; re-read {self.section}"
         return out
 
+    def text(self):
+        """The verdict's line, then its trace, indented."""
+        return "\n".join([self.line()] + [f"    {l}" for l in self.trace])
+
 
 def model_detail(row, symptom, missing=False):
     m = row.mutant
     what = "without it" if missing else f"without `{row.shown}` standing as a statement"
     return f"{what}, the model ({m.model.file} {m.model.variant}) finds {symptom}: {m.breaks}"
+
+
+# A trace longer than this is cut; the whole one is in the grader's log.
+TRACE_LINES, TRACE_WIDTH = 24, 110
+
+
+def trace_text(output, limit=TRACE_LINES, width=TRACE_WIDTH):
+    """The counterexample in a model's output, as text lines: the weak-memory explorer's
+    `wmm:` finding and its events, or SPIN's error and its replayed trail; at most `limit`
+    lines of at most `width` characters."""
+    lines = output.split("\n")
+    start = next((i for i, l in enumerate(lines) if l.startswith("wmm: ")), None)
+    if start is not None:
+        body = lines[start:]
+    else:
+        found = [l for l in lines if l.startswith("pan:") and "wrote" not in l][:1]
+        trail = next((i for i, l in enumerate(lines) if l.startswith("-- counterexample")), None)
+        body = found + (lines[trail + 1:] if trail is not None else [])
+    body = [l.replace("\t", " ").rstrip() for l in body]
+    body = [l if len(l) <= width else l[:width - 3] + "..." for l in body if l.strip()]
+    if len(body) > limit:
+        body = body[:limit] + [f"... {len(body) - limit} more lines in the grader's log, labs.log"]
+    return body
 
 
 def ctest_regex(names):
