@@ -225,8 +225,7 @@ class Grader:
         """The model's verdict of a written step: None when each of its model rows finds the
         line's effect in the step."""
         for row in self.rows:
-            if row.step != n or row.mutant.expect != "model" or v.has_statement(body,
-                                                                               row.statement):
+            if row.step != n or row.mutant.expect != "model" or v.has_effect(body, row.statement):
                 continue
             self.say(f"model check of {n}: {row.mutant.model.file} {row.mutant.model.variant}")
             found = self.model(row)

@@ -53,6 +53,20 @@ def judge_row(row, result):
     return f"{row.step} decided by {r.check or 'nothing'}, the row expects {row.mutant.expect}"
 
 
+def judge_variant(variant, result):
+    """None if `result` is the variant's intended verdict, else why not."""
+    bad = [r for r in result if r.status != "ok"]
+    if not variant.step:
+        return None if not bad else "expected every step ok, got " + ", ".join(
+            f"{r.step} {r.status} by {r.check or 'nothing'}" for r in bad)
+    if [r.step for r in bad] != [variant.step]:
+        return (f"expected only {variant.step} not ok, got "
+                + (", ".join(f"{r.step} {r.status}" for r in bad) or "every step ok"))
+    if bad[0].check not in variant.checks:
+        return f"{variant.step} decided by {bad[0].check or 'nothing'}, expected {variant.checks}"
+    return None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("lab", choices=sorted(grade.LABS))
@@ -60,6 +74,8 @@ def main(argv=None):
     ap.add_argument("--rows", help="comma-separated catalogue rows (default: every row of the "
                     "lab's file)")
     ap.add_argument("--tsan", action="store_true", help="grade with TSan too")
+    ap.add_argument("--variants", action="store_true", help="instead of the catalogue's rows, "
+                    "grade the lab's fixtures of tests/labs/variants.ini, each as it intends")
     args = ap.parse_args(argv)
     lab = grade.LABS[args.lab]
     failures, start = 0, time.monotonic()
@@ -85,7 +101,13 @@ def main(argv=None):
         claim(f"a copy of the skeleton of {OLD_SOLVED.name[7:]}, solved as the source was then: "
               "every step ok", None if all(r.status == "ok" for r in result)
               else "; ".join(r.line() for r in result if r.status != "ok"), t0)
-        rows = g.rows
+        for variant in (v.variants(lab.name) if args.variants else []):
+            t0 = time.monotonic()
+            result = g.grade(variant.text(g.source))
+            claim(f"variant {variant.name} ({variant.why}) -> "
+                  + "; ".join(r.line() for r in result if r.status != "ok" or
+                              r.step == variant.step), judge_variant(variant, result), t0)
+        rows = [] if args.variants else g.rows
         if args.rows:
             rows = [r for r in rows if r.mutant.name in args.rows.split(",")]
         for row in rows:

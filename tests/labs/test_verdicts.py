@@ -72,6 +72,64 @@ class Rows(unittest.TestCase):
             v.rows("f", SRC, m)
 
 
+class Effects(unittest.TestCase):
+    def test_operations_by_effect_not_spelling(self):
+        ops = v.operations
+        self.assertEqual(ops(["std::atomic_thread_fence(std::memory_order::seq_cst);"]),
+                         [("fence", "seq_cst")])
+        self.assertEqual(ops(["atomic_thread_fence(std::memory_order_acq_rel);"]),
+                         [("fence", "weaker")])
+        for reg in ("sleepers_.fetch_add(1);", "++sleepers_;", "sleepers_++;", "sleepers_ += 1;"):
+            self.assertEqual(ops([reg]), [("register",)], reg)
+        for out in ("sleepers_.fetch_sub(1, std::memory_order_relaxed);", "--sleepers_;",
+                    "sleepers_--;", "sleepers_ -= 1;"):
+            self.assertEqual(ops([out]), [("unregister",)], out)
+        self.assertEqual(ops(["const bool w = has_work();", "if (w) return false;"]),
+                         [("recheck",)])
+        self.assertEqual(ops(["cv_.wait(lk);"]), [("wait", True)])
+        self.assertEqual(ops(["while (t == 0) cv_.wait(lock);"]), [("wait", False)])
+        self.assertEqual(ops(["lock.unlock();", "auto s = sleepers_.load();"]),
+                         [("unlock",), ("load",)])
+
+    def test_a_fence_counts_only_on_its_side_of_the_load_and_the_registration(self):
+        fence = v.tokens(["std::atomic_thread_fence(std::memory_order_seq_cst);"])
+        self.assertTrue(v.has_effect(["std::atomic_thread_fence(std::memory_order::seq_cst);",
+                                      "auto s = sleepers_.load();"], fence))
+        self.assertFalse(v.has_effect(["auto s = sleepers_.load();",
+                                       "std::atomic_thread_fence(std::memory_order_seq_cst);"],
+                                      fence))
+        self.assertFalse(v.has_effect(["std::atomic_thread_fence(std::memory_order_seq_cst);",
+                                       "++sleepers_;"], fence))
+
+    def test_every_variant_gets_its_model_verdict_by_effect(self):
+        # variants.ini's fixtures, the part that needs no build: the model check finds the
+        # effect of each model line in every step but the one a variant breaks by the model
+        for lab in labs.LABS:
+            source = labs.marked(lab)
+            rows = v.rows(labs.LABS[lab][0], source)
+            for variant in v.variants(lab):
+                bodies = {n: b for n, _, b in labs.holes(variant.text(source))}
+                judged = {r.mutant.name: v.has_effect(bodies[r.step], r.statement)
+                          for r in rows if r.mutant.expect == "model"}
+                for r in rows:
+                    if r.mutant.expect != "model":
+                        continue
+                    if r.step == variant.step and "model" in variant.checks:
+                        continue  # one row of the step must fail: below
+                    self.assertTrue(judged[r.mutant.name], f"{variant.name}: {r.mutant.name}")
+                if "model" in variant.checks:
+                    self.assertFalse(all(judged[r.mutant.name] for r in rows
+                                         if r.step == variant.step and r.mutant.expect == "model"),
+                                     variant.name)
+
+    def test_variants_parse(self):
+        names = [x.name for lab in labs.LABS for x in v.variants(lab)]
+        self.assertIn("lock-named-lk", names)
+        (x,) = v.variants("t", "[t.a]\nintent = one unit|forced\nwhy = w\none = a;\n    b;\n")
+        self.assertEqual((x.step, x.checks, x.bodies), ("one", ("unit", "forced"),
+                                                        {"one": ["a;", "b;"]}))
+
+
 class Holes(unittest.TestCase):
     def test_classify(self):
         mine = labs.fill(SRC, {"one": ["    fence();   // mine"], "two": ["    z();"]})
