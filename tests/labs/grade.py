@@ -198,10 +198,11 @@ class Grader:
             undecided = [n for n in undecided if n not in out]
         if any(s in ("same", "absent") for s in status.values()):
             self.baseline()
+        ok = {"written": "", "same": "as in the source",
+              "absent": "not in your copy (an older skeleton): the source's lines"}
         for n in status:
-            out.setdefault(n, v.Verdict(n, "", "ok", detail={
-                "written": "", "same": "as in the source",
-                "absent": "not in your copy (an older skeleton): the source's lines"}[status[n]]))
+            if n not in out:
+                out[n] = v.Verdict(n, "", "ok", detail=ok[status[n]])
         result = []
         for n in status:
             title, section = self.lab.titles.get(n, (n, ""))

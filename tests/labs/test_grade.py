@@ -64,6 +64,14 @@ def verdicts(result):
 
 
 class WholeFile(unittest.TestCase):
+    def test_the_skeleton_is_all_missing_and_the_source_all_ok(self):
+        g = Toy()
+        self.assertEqual(verdicts(g.grade(labs.skeleton(SRC))),
+                         {"one": ("missing", ""), "two": ("missing", "")})
+        self.assertEqual(verdicts(g.grade(SRC)), {"one": ("ok", ""), "two": ("ok", "")})
+        self.assertEqual(g.builds, [])  # neither needs a build of its own
+
+
     def test_a_name_the_reader_renames_in_every_step_compiles(self):
         g = Toy()
         got = verdicts(g.grade(mine(["    int lk = 0;"], ["    use(lk);"])))
