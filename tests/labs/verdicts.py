@@ -214,7 +214,8 @@ class Verdict:
 
 def model_detail(row, symptom, missing=False):
     m = row.mutant
-    what = "without it" if missing else f"without `{row.shown}` standing as a statement"
+    what = "without it" if missing else (f"your step does not do what `{row.shown}` does there "
+                                         "(its effect, in its order)")
     return f"{what}, the model ({m.model.file} {m.model.variant}) finds {symptom}: {m.breaks}"
 
 
