@@ -227,3 +227,18 @@ TEST_CASE("a push onto a non-empty deque wakes a sleeper, which takes the strand
     CHECK(b1_thread != w1); // taken by the woken worker, not popped back by W1
     CHECK(s.b_stolen >= 1); // B1, and B2 too if the woken worker got to it before W1 did
 }
+
+// A job that A pushed and left above B: the owner pops it before B (its deque is LIFO) and must
+// run it, not drop it (step 5 of the join loop). One thread: nobody steals it, so it has run by
+// the time the join returns. Static: a job left in the deque would run after this case returned.
+TEST_CASE("a job A pushes and leaves above B runs before the join returns", "[join]") {
+    test::Pool pool(1);
+    test::Progress progress("a join whose A leaves a job above B", pool); // never bumped
+    static std::atomic<bool> ran{false};
+    static auto body = [](bool) { ran = true; };
+    static mini::StackJob<mini::LockLatch, decltype(body)> left(body);
+    pool.install([] {
+        mini::join([] { mini::WorkerThread::current()->push(left.as_job_ref()); }, [] {});
+    });
+    CHECK(ran);
+}

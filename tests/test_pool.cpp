@@ -180,7 +180,11 @@ TEST_CASE("the re-check catches a job published between the last search and regi
     worker_in_window.acquire(); // the worker found nothing and is about to sleep
 
     std::atomic<bool> ran{false};
-    auto body = [&](bool) { ran = true; };
+    std::atomic<std::uint64_t> sleepers_in_job{~std::uint64_t{0}};
+    auto body = [&](bool) { // on the only worker: nobody sleeps while it runs the job
+        sleepers_in_job = pool.sleep().sleepers();
+        ran = true;
+    };
     mini::StackJob<mini::LockLatch, decltype(body)> job(body);
     pool.inject(job.as_job_ref());
     const mini::Stats published = mini::stats(pool);
@@ -194,6 +198,7 @@ TEST_CASE("the re-check catches a job published between the last search and regi
     mini::instrument::sync_hook = nullptr;
     CHECK(ran);
     CHECK(mini::stats(pool).rechecks >= 1);
+    CHECK(sleepers_in_job == 0); // the re-check that found the job counted the worker out again
 }
 
 // The latch half of the re-check, forced the same way. The pool's destructor sets the terminate

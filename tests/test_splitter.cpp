@@ -171,3 +171,35 @@ TEST_CASE("reverse: with IGNORE_MIGRATED every count is the same power of two wi
         }
     }
 }
+
+// What the bridge hands its callbacks. Inside a pool of one thread nothing migrates and the
+// splits start at 1: the whole range is split once, and observe sees it with the 0 splits that
+// try_split left; each half is a leaf with 0. A range too short to split is never offered to
+// try_split, so its one leaf still carries 1.
+TEST_CASE("observe sees each split piece, and a leaf's piece carries its splits", "[splitter]") {
+    test::Pool pool(1); // one thread: the callbacks never run concurrently
+    std::vector<mini::Piece> observed, seen;
+    const auto run = [&](std::size_t len, std::size_t min_len) {
+        observed.clear();
+        seen.clear();
+        return pool.install([&] {
+            return mini::bridge<int>(
+                pool, 0, len, min_len,
+                [&](const mini::Piece& p) {
+                    seen.push_back(p);
+                    return 1;
+                },
+                [](int a, int b) { return a + b; },
+                [&](const mini::Piece& p) { observed.push_back(p); });
+        });
+    };
+    CHECK(run(1 << 10, 1) == 2);
+    REQUIRE(observed.size() == 1);
+    CHECK((observed[0].begin == 0 && observed[0].end == 1 << 10));
+    CHECK((!observed[0].migrated && observed[0].splits == 0));
+    for (const mini::Piece& p : seen) CHECK((!p.migrated && p.splits == 0));
+    CHECK(run(10, 1000) == 1);
+    CHECK(observed.empty());
+    REQUIRE(seen.size() == 1);
+    CHECK(seen[0].splits == 1);
+}

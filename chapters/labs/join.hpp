@@ -59,7 +59,7 @@ auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
 
     if constexpr (sabotage::block_wait) {
         probe(Probe::block_wait, ref_b.data);
-        detail::wait_idle(job_b.latch()); // [BLOCK_WAIT] block on B, which may sit in our own deque
+        detail::wait_idle(job_b.latch()); // [BLOCK_WAIT] only yield, though B may sit in our deque
         return std::pair(std::move(result_a), job_b.into_result());
     }
     std::uint64_t ran = 0; // jobs run while waiting, for the probe

@@ -50,7 +50,7 @@ public:
             #error "lab: step recheck is not written yet (write it, then delete this line)"
             // LAB_END: recheck
         }
-        // LAB: wait step 5: wait once, then count yourself out if no waker did
+        // LAB: wait step 5: wait with the helper below, wait_counted_out, then return true
         #error "lab: step wait is not written yet (write it, then delete this line)"
         // LAB_END: wait
     }
@@ -92,14 +92,28 @@ public:
     std::uint64_t sleepers() const { return sleepers_.load(std::memory_order_relaxed); }
 
 private:
+    // Step 5 of sleep: wait once and leave counted out. The waker, not the woken thread, counts a
+    // sleeper out (see wake), so a thread that wakes must tell whether a waker did: a notify_all
+    // started a new generation, or a notify_one left a token (this thread's or another's: tokens
+    // are not addressed, each counts one sleeper out). With neither, the wake-up was spurious and
+    // the thread counts itself out; else `sleepers` would count it twice once it registers again.
+    // It never waits for a token: a thread registering later could take the token, and the one
+    // the notify woke (the owner of a latch set meanwhile, by a setter that read 0 sleepers) would
+    // wait again, for good. It leaves after any return from wait(), and its caller searches again.
+    // ANCHOR: wait_counted_out
+    void wait_counted_out(std::unique_lock<std::mutex>& lock) {
+        // LAB: counted_out step 5's helper: wait once, then count yourself out if no waker did
+        #error "lab: step counted_out is not written yet (write it, then delete this line)"
+        // LAB_END: counted_out
+    }
+    // ANCHOR_END: wait_counted_out
+
     // The waker, not the woken thread, counts the sleeper out (as rayon does: sleep/mod.rs,
     // wake_specific_thread). The woken thread may wait a long time for a core, and until it runs
     // it would still count as a sleeper: every push meanwhile would take the mutex to wake it
     // again (measured: 23,000 such calls in one fib(36) run on 12 threads and 2 cores). So a
-    // notify_one hands out a token and a notify_all starts a new generation. A sleeper leaves
-    // after any return from wait() and searches again: if it waited for a token instead, a
-    // thread registering later could take the token, and the one the notify woke (the owner of
-    // a latch set meanwhile, by a setter that read 0 sleepers) would wait again, for good.
+    // notify_one hands out a token and a notify_all starts a new generation, which the woken
+    // thread reads in wait_counted_out.
     // ANCHOR: wake
     void wake(bool all) {
         // LAB: wake the waker: lock, count the sleeper(s) out, notify

@@ -53,37 +53,27 @@ auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
     };
     StackJob<SpinLatch, decltype(body_b)> job_b(std::move(body_b), &worker.pool().sleep());
     const JobRef ref_b = job_b.as_job_ref();
-    // LAB: push step 1: push B onto your own deque, then run A yourself (into result_a)
     worker.push(ref_b);                          // an idle worker may steal B from here on
     auto result_a = call_or_abort("join's closure A", a, FnContext(injected)); // run A ourselves
-    // LAB_END: push
 
     if constexpr (sabotage::block_wait) {
         probe(Probe::block_wait, ref_b.data);
-        detail::wait_idle(job_b.latch()); // [BLOCK_WAIT] block on B, which may sit in our own deque
+        detail::wait_idle(job_b.latch()); // [BLOCK_WAIT] only yield, though B may sit in our deque
         return std::pair(std::move(result_a), job_b.into_result());
     }
     std::uint64_t ran = 0; // jobs run while waiting, for the probe
     while (!job_b.latch().probe()) {
-        // LAB: popback step 2: pop your own deque (into job): B, if nobody stole it
         std::optional<JobRef> job = worker.take_local_job();
-        // LAB_END: popback
         if (!job) { // B was stolen: wait for its latch
             if constexpr (sabotage::no_steal_wait)
                 detail::wait_idle(job_b.latch()); // [NO_STEAL_WAIT] wait, but run nothing else
             else
-                // LAB: stolen step 3: one statement: work until B's latch is set (count into ran)
                 ran = worker.wait_until(job_b.latch());
-                // LAB_END: stolen
             break;
         }
-        // LAB: inline step 4: if the job is B, nobody took it: run it inline and return both
         if (*job == ref_b) // nobody took B: run it inline
             return std::pair(std::move(result_a), job_b.run_inline(injected));
-        // LAB_END: inline
-        // LAB: other step 5: any other job is one A pushed and left above B: run it
         worker.execute(*job); // a job A pushed and left above B
-        // LAB_END: other
     }
     probe(Probe::b_stolen, ref_b.data, ran);
     return std::pair(std::move(result_a), job_b.into_result());

@@ -36,34 +36,17 @@ public:
     // ANCHOR: sleep
     template <class HasWork>
     bool sleep(HasWork&& has_work) {
-        // LAB: lock step 1: lock the sleep mutex
         std::unique_lock lock(mutex_);                       // 1. lock
-        // LAB_END: lock
-        // LAB: register step 2: register as a sleeper
         sleepers_.fetch_add(1, std::memory_order_relaxed);   // 2. register as sleeping
-        // LAB_END: register
-        // LAB: fence step 3: the fence that pairs with the publisher's
         std::atomic_thread_fence(std::memory_order_seq_cst); // 3. fence: pairs with the publisher's
-        // LAB_END: fence
         if constexpr (!sabotage::no_recheck) {               // [NO_RECHECK] skips step 4
-            // LAB: recheck step 4: re-check for work; if there is some, unregister and return false
             if (has_work()) {                                // 4. re-check for work
                 sleepers_.fetch_sub(1, std::memory_order_relaxed); // no waker saw it: mutex held
                 return false;
             }
-            // LAB_END: recheck
         }
-        // LAB: wait step 5: wait once, then count yourself out if no waker did
-        const std::uint64_t generation = generation_;
-        cv_.wait(lock);                                      // 5. wait (unlocks while blocked)
-        if (generation_ == generation) { // not counted out by a notify_all (see wake) ...
-            if (tokens_ > 0)
-                --tokens_; // ... but by a notify_one: this one's or another's, all count one
-            else
-                sleepers_.fetch_sub(1, std::memory_order_relaxed); // ... nor that: spurious
-        }
+        wait_counted_out(lock);                              // 5. wait (unlocks while blocked)
         return true;
-        // LAB_END: wait
     }
     // ANCHOR_END: sleep
 
@@ -72,12 +55,10 @@ public:
     // Returns the sleepers it read (the recorder's "read 0 sleepers" comes from here).
     // ANCHOR: new_injected_job
     std::uint64_t new_injected_job() {
-        // LAB: injected publish side: fence, read the sleepers, wake one if any, return them
         std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
         const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
         if (sleepers > 0) wake(false);
         return sleepers;
-        // LAB_END: injected
     }
     // ANCHOR_END: new_injected_job
 
@@ -97,29 +78,44 @@ public:
     // Returns the sleepers it read.
     // ANCHOR: latch_is_set
     std::uint64_t latch_is_set() {
-        // LAB: latch publish side: fence, read the sleepers, wake all if any, return them
         std::atomic_thread_fence(std::memory_order_seq_cst); // pairs with sleep()'s fence
         const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
         if (sleepers > 0) wake(true);
         return sleepers;
-        // LAB_END: latch
     }
     // ANCHOR_END: latch_is_set
 
     std::uint64_t sleepers() const { return sleepers_.load(std::memory_order_relaxed); }
 
 private:
+    // Step 5 of sleep: wait once and leave counted out. The waker, not the woken thread, counts a
+    // sleeper out (see wake), so a thread that wakes must tell whether a waker did: a notify_all
+    // started a new generation, or a notify_one left a token (this thread's or another's: tokens
+    // are not addressed, each counts one sleeper out). With neither, the wake-up was spurious and
+    // the thread counts itself out; else `sleepers` would count it twice once it registers again.
+    // It never waits for a token: a thread registering later could take the token, and the one
+    // the notify woke (the owner of a latch set meanwhile, by a setter that read 0 sleepers) would
+    // wait again, for good. It leaves after any return from wait(), and its caller searches again.
+    // ANCHOR: wait_counted_out
+    void wait_counted_out(std::unique_lock<std::mutex>& lock) {
+        const std::uint64_t generation = generation_;
+        cv_.wait(lock); // unlocks while blocked
+        if (generation_ != generation) return; // counted out by a notify_all
+        if (tokens_ > 0)
+            --tokens_; // counted out by a notify_one
+        else
+            sleepers_.fetch_sub(1, std::memory_order_relaxed); // by nobody: a spurious wake-up
+    }
+    // ANCHOR_END: wait_counted_out
+
     // The waker, not the woken thread, counts the sleeper out (as rayon does: sleep/mod.rs,
     // wake_specific_thread). The woken thread may wait a long time for a core, and until it runs
     // it would still count as a sleeper: every push meanwhile would take the mutex to wake it
     // again (measured: 23,000 such calls in one fib(36) run on 12 threads and 2 cores). So a
-    // notify_one hands out a token and a notify_all starts a new generation. A sleeper leaves
-    // after any return from wait() and searches again: if it waited for a token instead, a
-    // thread registering later could take the token, and the one the notify woke (the owner of
-    // a latch set meanwhile, by a setter that read 0 sleepers) would wait again, for good.
+    // notify_one hands out a token and a notify_all starts a new generation, which the woken
+    // thread reads in wait_counted_out.
     // ANCHOR: wake
     void wake(bool all) {
-        // LAB: wake the waker: lock, count the sleeper(s) out, notify
         std::lock_guard lock(mutex_); // a registered sleeper holds it until it is inside wait()
         const std::uint64_t sleepers = sleepers_.load(std::memory_order_relaxed);
         if (sleepers == 0) return; // another waker counted the last one out first
@@ -132,7 +128,6 @@ private:
             ++tokens_;
             cv_.notify_one();
         }
-        // LAB_END: wake
         probe(Probe::notified, this, all); // before the unlock: the woken thread needs the mutex
     }
     // ANCHOR_END: wake

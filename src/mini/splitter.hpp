@@ -25,19 +25,15 @@ public:
     // ANCHOR: try_split
     bool try_split(bool migrated) {
         if constexpr (sabotage::ignore_migrated) migrated = false; // [IGNORE_MIGRATED]
-        // LAB: migrated step 1: a thief took this piece: reset the splits to at least threads_
         if (migrated) { // a thief took this piece: make room for more thieves
             splits_ = std::max(threads_, splits_ / 2);
             return true;
         }
-        // LAB_END: migrated
-        // LAB: halve step 2: else split while splits are left, halving them; or do not split
         if (splits_ > 0) {
             splits_ /= 2;
             return true;
         }
         return false;
-        // LAB_END: halve
     }
     // ANCHOR_END: try_split
 
@@ -69,7 +65,6 @@ struct Bridge {
     // ANCHOR: bridge
     T run(std::size_t begin, std::size_t end, bool migrated, Splitter splitter) const {
         const std::size_t len = end - begin;
-        // LAB: bridge step 3: a leaf unless try_split says split; else observe, join both halves
         if (len / 2 < min_len || !splitter.try_split(migrated))
             return leaf(Piece{begin, end, migrated, splitter.splits()});
         observe(Piece{begin, end, migrated, splitter.splits()});
@@ -78,7 +73,6 @@ struct Bridge {
             pool, [&](FnContext ctx) { return run(begin, mid, ctx.migrated(), splitter); },
             [&](FnContext ctx) { return run(mid, end, ctx.migrated(), splitter); });
         return reduce(std::move(left), std::move(right));
-        // LAB_END: bridge
     }
     // ANCHOR_END: bridge
 };

@@ -47,7 +47,7 @@ import words
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "labs"))
-import labs  # noqa: E402  the labs' skeletons (tests/labs/labs.py), generated from LAB: markers
+import labs  # noqa: E402  the labs' skeletons (tests/labs/labs.py), generated from steps.ini
 NESTED = "MINI_CHAPTERS_CHECK"  # set while commands run: a ctest inside a block skips this check
 
 FENCE = re.compile(r"^( *)(```+|~~~+)(.*)$")
@@ -450,7 +450,7 @@ def main(argv=None):
         upd = f", {updated} blocks updated" if update else ""
         print(f"snippets: {n} blocks checked in {len(chapters)} chapters{upd}, {k} problems")
         failed += r.problems
-        if not a.files:  # the labs' skeletons are generated from the source's LAB: markers
+        if not a.files:  # the labs' skeletons: the source, holes from tests/labs/steps.ini
             lab_problems = labs.stale(root, update)
             for dst, text in lab_problems:
                 print(f"{dst}: {text}")

@@ -41,7 +41,7 @@ class Grader:
         self.log = scratch / "labs.log"
         self.presets = Presets(scratch, self.log)
         self.models = mutants.Runner(scratch, [], self.log, False)
-        self.source = (labs.REPO / lab.source).read_text()
+        self.source = labs.marked(lab.name)  # the source with its steps' markers
         self.rows = v.rows(lab.source, self.source)
         self.checks = [("compile", self.compile), ("unit", self.unit), ("forced", self.forced),
                        ("stress", self.stress)] + ([("tsan", self.tsan)] if tsan else [])
@@ -80,7 +80,9 @@ class Grader:
             return [f"{t}.{n}" for t in self.lab.tests for n in ns]
         regex = "^(" + "|".join(self.lab.tests) + ")[.]" if names is None else v.ctest_regex(
             full(names))
-        args = ["-L", label, "-R", regex, "--stop-on-failure"] + (
+        # two at a time: the lab's longest tests (a pool's every-job-once, a LockLatch's
+        # lifetime) take most of a run one after the other
+        args = ["-L", label, "-R", regex, "--stop-on-failure", "-j", "2"] + (
             ["-E", v.ctest_regex(full(exclude))] if exclude else [])
         rc, out = self.presets.ctest(preset, args)
         if rc != 0 and "No tests were found" not in out:
@@ -124,6 +126,7 @@ class Grader:
     def baseline(self):
         """Run every check on the source once (cached by the scratch's content): the verdict of
         a step written as in the source. RuntimeError if the source fails a check."""
+        self.put(self.source)  # the key is the source's, not the last grading's file
         h = hashlib.sha256()
         for d in ("src", "tests", "apps", "cmake"):
             for path in sorted((self.scratch / d).rglob("*")):
@@ -142,62 +145,109 @@ class Grader:
         stamp.write_text(h.hexdigest())
 
     def grade(self, reader):
-        """[Verdict] of each hole, in order."""
+        """[Verdict] of each hole, in order. The reader's whole file is built and tested first,
+        every step they wrote in it: a step is never judged in a build that holds the source's
+        lines in place of another step of theirs (a name they share would break there)."""
         status = v.classify(reader, self.source)
         bodies = {n: b for n, _, b in labs.holes(reader)}
         out = {}
-        for row in self.rows:  # the model check: it needs no build
-            n = row.step
-            if row.mutant.expect != "model" or n in out or status[n] == "same" or (
-                    status[n] == "written" and v.has_statement(bodies[n], row.statement)):
-                continue
-            self.say(f"model check of {n}: {row.mutant.model.file} {row.mutant.model.variant}")
-            symptom = self.model(row)
-            if symptom:
-                missing = status[n] == "missing"
-                out[n] = v.Verdict(n, "", "missing" if missing else "wrong", "model",
-                                   v.model_detail(row, symptom, missing))
         for n in status:
-            if status[n] == "missing" and n not in out:
-                out[n] = v.Verdict(n, "", "missing", detail="write it between its two markers")
-        undecided = [n for n in status if status[n] == "written" and n not in out]
-        for name, check in self.checks:
+            if status[n] == "missing":
+                out[n] = self.missing(n)
+        building = [n for n in status if status[n] == "written"]  # the reader's steps in the build
+        undecided = list(building)
+
+        def text():
+            return v.compose(reader, self.source, [n for n in status if n not in building
+                                                   and status[n] != "same"])
+        while building:  # the compile: until it passes, each error blames its step
+            self.say(f"compile: your file, steps {', '.join(building)}")
+            failed = self.compile(text())
+            if not failed:
+                break
+            for n, msg in self.blame_compile(failed, building, status).items():
+                out[n] = v.Verdict(n, "", "wrong", "compile", f"does not compile: {msg}")
+            building = [n for n in building if n not in out]
+            undecided = [n for n in undecided if n not in out]
+        for n in list(undecided):  # the model, for the lines no run here can show
+            verdict = self.judge_model(n, bodies[n])
+            if verdict:
+                out[n] = verdict
+                undecided.remove(n)
+        for name, check in self.checks[1:]:  # the runs, on the whole file
             if not undecided:
                 break
-            self.say(f"{name}: steps {', '.join(undecided)}")
-            text = v.compose(reader, self.source, [n for n in status if n not in undecided])
-            failed = check(text)
+            self.say(f"{name}: your file, steps {', '.join(building)}")
+            failed = check(text())
             if not failed:
                 continue
-            if name == "compile":
-                blamed = {n: msg for n, msg in failed.items() if n in undecided}
-                if not blamed:  # an error outside the holes, or one the compiler put elsewhere
-                    blamed = {n: next(iter(failed.values())) for n in undecided}
-                for n, msg in blamed.items():
-                    out[n] = v.Verdict(n, "", "wrong", name, f"does not compile: {msg}")
-            else:
-                alone = {undecided[0]: failed} if len(undecided) == 1 else {}
-                for n in (undecided if len(undecided) > 1 else []):
-                    self.say(f"{name}: step {n} alone, the others from the source")
-                    f = check(labs.fill(self.source, {n: bodies[n]}))
-                    if f:
-                        alone[n] = f
-                if not alone:
-                    alone = {n: f"{failed} (only together: each alone passes)" for n in undecided}
-                for n, detail in alone.items():
+            alone = {building[0]: failed} if len(building) == 1 else {}
+            for n in (building if len(building) > 1 else []):
+                self.say(f"{name}: step {n} alone, the others from the source")
+                if self.compile(labs.fill(self.source, {n: bodies[n]})):
+                    continue  # it needs another of the reader's steps to compile: not alone
+                f = check(labs.fill(self.source, {n: bodies[n]}))
+                if f:
+                    alone[n] = f
+            if not alone:
+                alone = {n: f"{failed} (only together: each alone passes)" for n in undecided}
+            for n, detail in alone.items():
+                if n in undecided:
                     out[n] = v.Verdict(n, "", "wrong", name, detail)
+            building = [n for n in building if n not in alone]
             undecided = [n for n in undecided if n not in out]
-        if any(s == "same" for s in status.values()):
+        if any(s in ("same", "absent") for s in status.values()):
             self.baseline()
+        ok = {"written": "", "same": "as in the source",
+              "absent": "not in your copy (an older skeleton): the source's lines"}
         for n in status:
-            out.setdefault(n, v.Verdict(n, "", "ok", detail="" if status[n] == "written" else
-                                        "as in the source"))
+            if n not in out:
+                out[n] = v.Verdict(n, "", "ok", detail=ok[status[n]])
         result = []
         for n in status:
             title, section = self.lab.titles.get(n, (n, ""))
             out[n].title, out[n].section = title, section
             result.append(out[n])
         return result
+
+    def missing(self, n):
+        """The verdict of a step left empty: what the model finds without it, if a row of the
+        catalogue has a model there."""
+        for row in self.rows:
+            if row.step == n and row.mutant.expect == "model":
+                self.say(f"model check of {n}: {row.mutant.model.file} {row.mutant.model.variant}")
+                found = self.model(row)
+                if found:
+                    return v.Verdict(n, "", "missing", "model", v.model_detail(row, found[0], True),
+                                     trace=v.trace_text(found[1]))
+        return v.Verdict(n, "", "missing", detail="write it between its two markers")
+
+    def judge_model(self, n, body):
+        """The model's verdict of a written step: None when each of its model rows finds the
+        line's effect in the step."""
+        for row in self.rows:
+            if row.step != n or row.mutant.expect != "model" or v.has_effect(body, row.statement):
+                continue
+            self.say(f"model check of {n}: {row.mutant.model.file} {row.mutant.model.variant}")
+            found = self.model(row)
+            if found:
+                return v.Verdict(n, "", "wrong", "model", v.model_detail(row, found[0]),
+                                 trace=v.trace_text(found[1]))
+        return None
+
+    @staticmethod
+    def blame_compile(failed, building, status):
+        """{step: message} of a failed compile: an error in a step of the reader's blames that
+        step; one elsewhere (a step as in the source, or outside the steps: a name one of the
+        reader's steps changed or left out) blames every step of theirs in the build, saying
+        where it is."""
+        blamed = {n: msg for n, msg in failed.items() if n in building}
+        if blamed:
+            return blamed
+        where, msg = next(iter(failed.items()))
+        at = (f" (in step {where}, which is as in the source: a name that one of your steps "
+              "changes?)" if where in status else "")
+        return {n: msg + at for n in building}
 
 
 def main(argv=None):
@@ -225,7 +275,7 @@ def main(argv=None):
         return 2
     print(f"lab {lab.name}: {path} in place of {lab.source}")
     for verdict in result:
-        print(verdict.line())
+        print(verdict.text())
     ok = sum(r.status == "ok" for r in result)
     print(f"{ok} of {len(result)} steps ok ({time.monotonic() - start:.0f} s)")
     return 0 if ok == len(result) else 1

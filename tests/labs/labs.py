@@ -1,34 +1,118 @@
-"""The labs' skeletons: a mechanism file with the bodies the chapter teaches cut out.
+"""The labs' skeletons: a mechanism file with the lines its chapter teaches cut out.
 
-A hole is marked in the source, in any comment style, like an mdBook anchor:
+The source carries no lab markers. The table tests/labs/steps.ini names each step's lines by
+their ANCHOR region and their content; `mark` puts a step's two marker lines around them, in any
+comment style, like an mdBook anchor:
 
     // LAB: recheck step 4: re-check for work; if there is some, unregister and return false
     ...the lines the reader writes...
     // LAB_END: recheck
 
-The skeleton (chapters/labs/<file>) is the source with every hole's lines replaced by one hole
-statement, `#error "lab: ..."`, between its two marker lines: the reader sees where each step
-goes and what it is, and a skeleton compiled as it is fails at the first step left empty (the
-grader, tests/labs/grade.py, reports such a hole as `missing` without compiling it). It is
+The skeleton (chapters/labs/<file>) is the marked source with every hole's lines replaced by one
+hole statement, `#error "lab: ..."`, between its two marker lines: the reader sees where each
+step goes and what it is, and a skeleton compiled as it is fails at the first step left empty
+(the grader, tests/labs/grade.py, reports such a hole as `missing` without compiling it). It is
 generated, never edited: `python3 tests/docs/chapters.py check` reports a stale one, `update`
-rewrites it. The round trip (the holes filled with the source's lines give the source) is tested
-in test_labs.py.
-Marker lines never show in the chapters' snippets (chapters.py leaves them out of regions).
+rewrites it. The round trips (the holes filled with the source's lines give the marked source;
+the marked source without its markers is the source) are tested in test_labs.py.
 """
+import configparser
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+STEPS = Path(__file__).resolve().parent / "steps.ini"
 # The labs: source file -> skeleton, both relative to the repository root.
 LABS = {"sleep": ("src/mini/sleep.hpp", "chapters/labs/sleep.hpp"),
         "join": ("src/mini/join.hpp", "chapters/labs/join.hpp"),
         "splitter": ("src/mini/splitter.hpp", "chapters/labs/splitter.hpp")}
 START = re.compile(r"\bLAB:[ \t]*([A-Za-z0-9_-]+)")
 END = re.compile(r"\bLAB_END:[ \t]*([A-Za-z0-9_-]+)")
+ANCHOR = re.compile(r"\bANCHOR:[ \t]*([A-Za-z0-9_-]+)")
+ANCHOR_END = re.compile(r"\bANCHOR_END:[ \t]*([A-Za-z0-9_-]+)")
 
 
 class LabError(Exception):
-    """Markers that do not pair up."""
+    """Markers that do not pair up, or a step whose lines are not in its region."""
+
+
+@dataclass
+class Step:
+    name: str
+    region: str  # the ANCHOR region that holds it
+    hint: str
+    lines: list  # its lines, stripped
+
+
+def steps(lab, table=None):
+    """[Step] of `lab`, in the table's order (steps.ini, or the text `table`)."""
+    cp = configparser.ConfigParser(interpolation=None, comment_prefixes=("#",),
+                                   inline_comment_prefixes=None, empty_lines_in_values=False)
+    cp.optionxform = str
+    cp.read_string(table if table is not None else STEPS.read_text(encoding="utf-8"))
+    out = []
+    for section in cp.sections():
+        name_lab, _, name = section.partition(".")
+        if name_lab != lab:
+            continue
+        row = cp[section]
+        missing = [k for k in ("region", "hint", "lines") if not row.get(k, "").strip()]
+        if missing:
+            raise LabError(f"steps.ini [{section}]: no {', '.join(missing)}")
+        out.append(Step(name, row["region"].strip(), row["hint"].strip(),
+                        [l.strip() for l in row["lines"].strip().split("\n")]))
+    return out
+
+
+def region_span(lines, region):
+    """(first, last) line indices inside the ANCHOR region `region` of `lines`."""
+    starts = [i for i, l in enumerate(lines) if (m := ANCHOR.search(l)) and m.group(1) == region]
+    ends = [i for i, l in enumerate(lines)
+            if (m := ANCHOR_END.search(l)) and m.group(1) == region]
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        raise LabError(f"ANCHOR region {region} is not marked once")
+    return starts[0] + 1, ends[0]
+
+
+def locate(lines, step, path="the source"):
+    """The index of the first of the step's lines in `lines` (they follow one another, exactly
+    once in its region). LabError naming the step otherwise."""
+    first, last = region_span(lines, step.region)
+    n = len(step.lines)
+    hits = [i for i in range(first, last - n + 1)
+            if [l.strip() for l in lines[i:i + n]] == step.lines]
+    if len(hits) != 1:
+        where = "not found" if not hits else f"found {len(hits)} times"
+        raise LabError(f"step {step.name}: its lines ({step.lines[0]!r} ...) {where} in region "
+                       f"{step.region} of {path}: update tests/labs/steps.ini")
+    return hits[0]
+
+
+def mark(source, step_list, path="the source"):
+    """`source` with each step's lines between its two marker lines, indented like its first
+    line."""
+    lines = source.split("\n")
+    at = sorted((locate(lines, s, path), s) for s in step_list)
+    for (i, s), (j, t) in zip(at, at[1:]):
+        if i + len(s.lines) > j:
+            raise LabError(f"steps {s.name} and {t.name} share lines in {path}")
+    for i, s in reversed(at):
+        indent = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
+        lines[i + len(s.lines):i + len(s.lines)] = [f"{indent}// LAB_END: {s.name}"]
+        lines[i:i] = [f"{indent}// LAB: {s.name} {s.hint}"]
+    return "\n".join(lines)
+
+
+def unmark(text):
+    """A marked text without its marker lines."""
+    return "\n".join(l for l in text.split("\n") if not is_marker(l))
+
+
+def marked(lab, root=REPO):
+    """The lab's source file, marked."""
+    src = LABS[lab][0]
+    return mark((root / src).read_text(encoding="utf-8"), steps(lab), src)
 
 
 def is_marker(line):
@@ -85,16 +169,16 @@ def hole_statement(name, indent):
 HOLE_STATEMENT = re.compile(r'^\s*#error "lab: step ')
 
 
-def skeleton(source):
-    """The source with every hole's lines replaced by its hole statement, indented like the
+def skeleton(text):
+    """A marked text with every hole's lines replaced by its hole statement, indented like the
     hole's first marker."""
-    lines, bodies = source.split("\n"), {}
+    lines, bodies = text.split("\n"), {}
     for line in lines:
         s = START.search(line)
         if s:
             bodies[s.group(1)] = [hole_statement(s.group(1), line[:len(line) - len(line.lstrip())])]
-    holes(source)  # raises on bad markers
-    return fill(source, bodies)
+    holes(text)  # raises on bad markers
+    return fill(text, bodies)
 
 
 def is_empty(body):
@@ -112,7 +196,7 @@ def stale(root=REPO, update=False):
         if not (root / src).is_file():  # a tree without this mechanism (the tool's fixtures)
             continue
         try:
-            want = skeleton((root / src).read_text(encoding="utf-8"))
+            want = skeleton(marked(lab, root))
         except (OSError, LabError) as e:
             problems.append((dst, f"lab {lab}: {src}: {e}"))
             continue

@@ -39,6 +39,7 @@ LABS = {
                   "recheck": ("step 4, the re-check",
                               f"{CH2}#24-breaking-it-the-no-recheck-preset"),
                   "wait": ("step 5, wait", SLEEP),
+                  "counted_out": ("step 5's helper, wait_counted_out", SLEEP),
                   "injected": ("publish side, new_injected_job", SLEEP),
                   "latch": ("publish side, latch_is_set", SLEEP),
                   "wake": ("the waker, wake", WAKER)}),

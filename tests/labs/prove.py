@@ -7,6 +7,8 @@ Three claims, in this order, on one scratch build that every grading reuses:
   1. the untouched skeleton grades every step `missing` (and builds nothing);
   2. the skeleton filled with the source grades every step `ok` (the baseline: one build, every
      check);
+  2b. a copy of an older skeleton solved as the source was then (tests/labs/fixtures/
+     solved-2026-12-04) grades every step `ok`: a learner's copy outlives a change of the source;
   3. for every catalogue row that touches the lab's file, the filled skeleton with that row's
      mutation grades exactly the row's step not ok, every other step ok, and the check that
      decided it is the one the row expects (`model` for a model row, a run of the release build
@@ -27,6 +29,12 @@ import verdicts as v
 sys.path.insert(0, str(labs.REPO / "tests" / "mutants"))
 from catalogue import apply  # noqa: E402
 
+# A learner's copy of the skeletons as they were when the steps left the source for steps.ini:
+# it must still grade (the skeleton's format may gain, never lose).
+# solved-*: the same copy with every step written as the source was then.
+OLD_SKELETONS = Path(__file__).resolve().parent / "fixtures" / "skeletons-2026-12-04"
+OLD_SOLVED = OLD_SKELETONS.parent / "solved-2026-12-04"
+
 # The grader's checks that stand for each of the catalogue's (tests/mutants/catalogue.py CHECKS).
 STANDS_FOR = {"model": {"model"}, "unit": {"compile", "unit", "forced"}, "drivers": {"stress"},
               "tsan": {"tsan"}, "asan": set()}
@@ -45,6 +53,20 @@ def judge_row(row, result):
     return f"{row.step} decided by {r.check or 'nothing'}, the row expects {row.mutant.expect}"
 
 
+def judge_variant(variant, result):
+    """None if `result` is the variant's intended verdict, else why not."""
+    bad = [r for r in result if r.status != "ok"]
+    if not variant.step:
+        return None if not bad else "expected every step ok, got " + ", ".join(
+            f"{r.step} {r.status} by {r.check or 'nothing'}" for r in bad)
+    if [r.step for r in bad] != [variant.step]:
+        return (f"expected only {variant.step} not ok, got "
+                + (", ".join(f"{r.step} {r.status}" for r in bad) or "every step ok"))
+    if bad[0].check not in variant.checks:
+        return f"{variant.step} decided by {bad[0].check or 'nothing'}, expected {variant.checks}"
+    return None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("lab", choices=sorted(grade.LABS))
@@ -52,6 +74,8 @@ def main(argv=None):
     ap.add_argument("--rows", help="comma-separated catalogue rows (default: every row of the "
                     "lab's file)")
     ap.add_argument("--tsan", action="store_true", help="grade with TSan too")
+    ap.add_argument("--variants", action="store_true", help="instead of the catalogue's rows, "
+                    "grade the lab's fixtures of tests/labs/variants.ini, each as it intends")
     args = ap.parse_args(argv)
     lab = grade.LABS[args.lab]
     failures, start = 0, time.monotonic()
@@ -72,7 +96,18 @@ def main(argv=None):
         result = g.grade(g.source)
         claim("the source: every step ok", None if all(r.status == "ok" for r in result)
               else "; ".join(r.line() for r in result if r.status != "ok"), t0)
-        rows = g.rows
+        t0 = time.monotonic()
+        result = g.grade((OLD_SOLVED / Path(lab.skeleton).name).read_text())
+        claim(f"a copy of the skeleton of {OLD_SOLVED.name[7:]}, solved as the source was then: "
+              "every step ok", None if all(r.status == "ok" for r in result)
+              else "; ".join(r.line() for r in result if r.status != "ok"), t0)
+        for variant in (v.variants(lab.name) if args.variants else []):
+            t0 = time.monotonic()
+            result = g.grade(variant.text(g.source))
+            claim(f"variant {variant.name} ({variant.why}) -> "
+                  + "; ".join(r.line() for r in result if r.status != "ok" or
+                              r.step == variant.step), judge_variant(variant, result), t0)
+        rows = [] if args.variants else g.rows
         if args.rows:
             rows = [r for r in rows if r.mutant.name in args.rows.split(",")]
         for row in rows:

@@ -1,4 +1,6 @@
-"""Self-tests of labs.py: markers, the skeleton, and the round trip on the real sources."""
+"""Self-tests of labs.py: the steps table, markers, the skeleton, and the round trips on the real
+sources."""
+import re
 import unittest
 
 import labs
@@ -49,14 +51,71 @@ class Labs(unittest.TestCase):
 
     def test_real_sources_round_trip_and_skeletons_are_fresh(self):
         for lab, (src, dst) in labs.LABS.items():
-            text = (labs.REPO / src).read_text()
+            source = (labs.REPO / src).read_text()
+            self.assertFalse([l for l in source.split("\n") if labs.is_marker(l)],
+                             f"{src}: lab markers live in tests/labs/steps.ini, not the source")
+            text = labs.marked(lab)
+            self.assertEqual(labs.unmark(text), source, lab)
             hs = labs.holes(text)
-            self.assertTrue(hs, lab)
+            self.assertEqual([n for n, _, _ in hs], [s.name for s in labs.steps(lab)], lab)
             # (An empty hole in the source is the proof's to report, labs.prove.LAB: the source
             # would grade `missing`. Here it would fail a chapter's exercise that deletes a line.)
             sk = labs.skeleton(text)
             self.assertEqual(labs.fill(sk, {n: b for n, _, b in hs}), text, lab)
         self.assertEqual(labs.stale(), [])
+
+    def test_marker_lines_are_under_5_percent_of_the_mechanism(self):
+        # issue 35: the listings are the mechanism; ANCHOR regions are the only markers left
+        lines = [l for p in sorted((labs.REPO / "src" / "mini").glob("*.[hc]pp"))
+                 for l in p.read_text().split("\n")]
+        markers = [l for l in lines if re.search(r"\b(ANCHOR|ANCHOR_END|LAB|LAB_END):", l)]
+        self.assertLess(len(markers), 0.05 * len(lines), f"{len(markers)} of {len(lines)}")
+
+
+PLAIN = """int f() {
+    // ANCHOR: body
+    int x = 0;
+    x = 1; // one
+    y = 2;
+    // ANCHOR_END: body
+    x = 1; // one
+}"""
+TABLE = """[t.one]
+region = body
+hint = step 1: set x
+lines = x = 1; // one
+    y = 2;
+"""
+
+
+class Steps(unittest.TestCase):
+    def test_a_step_is_found_by_its_lines_in_its_region(self):
+        (step,) = labs.steps("t", TABLE)
+        self.assertEqual(step.lines, ["x = 1; // one", "y = 2;"])
+        self.assertEqual(labs.mark(PLAIN, [step]).split("\n")[3:7],
+                         ["    // LAB: one step 1: set x", "    x = 1; // one", "    y = 2;",
+                          "    // LAB_END: one"])
+        self.assertEqual(labs.unmark(labs.mark(PLAIN, [step])), PLAIN)
+
+    def test_lines_added_around_a_step_move_nothing(self):
+        (step,) = labs.steps("t", TABLE)
+        moved = PLAIN.replace("    int x = 0;\n", "    int x = 0;\n    try {\n\n")
+        self.assertEqual(labs.holes(labs.mark(moved, [step])),
+                         [("one", "step 1: set x", ["    x = 1; // one", "    y = 2;"])])
+
+    def test_a_step_whose_lines_changed_is_named(self):
+        (step,) = labs.steps("t", TABLE)
+        for text, why in [(PLAIN.replace("y = 2;", "y = 3;"), "not found"),
+                          (PLAIN.replace("    y = 2;\n", "    y = 2;\n    x = 1; // one\n"
+                                         "    y = 2;\n"), "found 2 times"),
+                          (PLAIN.replace("ANCHOR: body", "ANCHOR: other"), "region body")]:
+            with self.assertRaisesRegex(labs.LabError, why):
+                labs.mark(text, [step])
+        with self.assertRaisesRegex(labs.LabError, "steps one and two share lines"):
+            labs.mark(PLAIN, labs.steps("t", TABLE + "\n[t.two]\nregion = body\nhint = h\n"
+                                        "lines = y = 2;\n"))
+        with self.assertRaisesRegex(labs.LabError, r"\[t.one\]: no hint"):
+            labs.steps("t", TABLE.replace("hint = step 1: set x\n", ""))
 
 
 if __name__ == "__main__":

@@ -5,9 +5,10 @@ is printed.
 grade.py runs the checks; this module decides what their results say about each step, and is
 unit-tested by test_verdicts.py.
 """
+import configparser
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import labs
@@ -17,7 +18,7 @@ import catalogue  # noqa: E402  the catalogue of broken variants (tests/mutants/
 from mutants import symptom  # noqa: E402  how a check failed, as the mutant matrix says it
 
 CATALOGUE = labs.REPO / "tests" / "mutants" / "catalogue.ini"
-TOKEN = re.compile(r"[A-Za-z_]\w*|\d\w*|::|->|&&|\|\||[^\s\w]")
+TOKEN = re.compile(r"[A-Za-z_]\w*|\d\w*|::|->|\+\+|--|\+=|-=|&&|\|\||[^\s\w]")
 COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 # Tokens after which a statement starts. Not ")": `while (...) cv_.wait(lock);` is not the
 # statement `cv_.wait(lock);` but a loop around it (the trap of sleep.wait.for-token).
@@ -35,6 +36,61 @@ def has_statement(body, statement):
     have, n = tokens(body), len(statement)
     return any(have[i:i + n] == statement and (i == 0 or have[i - 1] in BOUNDARY)
                for i in range(len(have) - n + 1))
+
+
+def operations(lines):
+    """The model's operations that some lines of C++ perform, in order, by their effect and not
+    their spelling: ("fence", "seq_cst" or the weaker order), ("register",) and ("unregister",)
+    for any write that adds or takes one from `sleepers_` (fetch_add, ++, += 1; fetch_sub, --,
+    -= 1), ("load",) for any other read of `sleepers_`, ("recheck",) for a call of `has_work()`
+    (its result may go through a bool), ("wait", alone) for `cv_.wait(ANY LOCK)`, alone when it
+    is a statement of its own (not the body of a loop or an if), and ("unlock",) for a
+    `NAME.unlock()`."""
+    tk, out = tokens(lines), []
+    for i, t in enumerate(tk):
+        nxt = tk[i + 1:i + 4]
+        if t == "atomic_thread_fence" and nxt[:1] == ["("]:
+            args = tk[i + 2:tk.index(")", i)] if ")" in tk[i:] else []
+            sc = "memory_order_seq_cst" in args or any(
+                args[k:k + 3] == ["memory_order", "::", "seq_cst"] for k in range(len(args)))
+            out.append(("fence", "seq_cst" if sc else "weaker"))
+        elif t == "sleepers_":
+            prev = tk[i - 1] if i else ""
+            if nxt[:2] == [".", "fetch_add"] or "++" in (prev, nxt[0] if nxt else "") or (
+                    nxt[:2] == ["+=", "1"]):
+                out.append(("register",))
+            elif nxt[:2] == [".", "fetch_sub"] or "--" in (prev, nxt[0] if nxt else "") or (
+                    nxt[:2] == ["-=", "1"]):
+                out.append(("unregister",))
+            elif nxt[:2] != [".", "store"] and nxt[:1] != ["="]:
+                out.append(("load",))
+        elif t == "has_work" and nxt[:2] == ["(", ")"]:
+            out.append(("recheck",))
+        elif t == "cv_" and nxt[:2] == [".", "wait"]:
+            end = tk.index(")", i) if ")" in tk[i:] else i
+            alone = (i == 0 or tk[i - 1] in BOUNDARY) and end - i == 5  # cv_ . wait ( x )
+            out.append(("wait", alone))
+        elif t == "unlock" and nxt[:2] == ["(", ")"] and i and tk[i - 1] == ".":
+            out.append(("unlock",))
+    return out
+
+
+def has_effect(body, statement):
+    """Whether the step `body` does what the model's line `statement` (tokens) does there: the
+    same operation, in the same order with the step's others (a fence before the step's read of
+    the sleepers and after its registration). A statement the mapping does not know is looked
+    for as text (has_statement)."""
+    want = operations([" ".join(statement)])
+    have = operations(body)
+    if want == [("fence", "seq_cst")]:
+        at = [k for k, op in enumerate(have) if op == ("fence", "seq_cst")]
+        return any(all(op != ("load",) for op in have[:k])
+                   and all(op != ("register",) for op in have[k + 1:]) for k in at)
+    if want and want[0][0] in ("recheck", "unregister", "register"):
+        return want[0] in have
+    if want[:1] == [("wait", True)]:
+        return ("wait", True) in have
+    return has_statement(body, statement)
 
 
 @dataclass
@@ -58,8 +114,8 @@ def changed_lines(m):
 
 
 def rows(file, source, mutants=None):
-    """The catalogue rows that touch `file` (source = its text), each with its hole. A row that
-    changes lines outside the holes, or more than one hole, is a LabError: its lab could not
+    """The catalogue rows that touch `file` (source: its marked text), each with its hole. A row
+    that changes lines outside the holes, or more than one hole, is a LabError: its lab could not
     give it a verdict of one step."""
     if mutants is None:
         mutants = catalogue.parse_catalogue(CATALOGUE.read_text())
@@ -79,23 +135,38 @@ def rows(file, source, mutants=None):
 
 
 def classify(reader, source):
-    """{hole: "missing" | "same" | "written"} of the reader's text against the source's: a hole
-    left empty, one with the source's code (comments and blanks aside), or one of the reader's
-    own. LabError if the holes are not the source's, in its order."""
+    """{hole: "missing" | "same" | "written" | "absent"} of the reader's text against the
+    source's: a hole left empty, one with the source's code (comments and blanks aside), one of
+    the reader's own, or one the reader's copy does not have (it was made from an older
+    skeleton: the step is taken from the source). A hole that still holds its `#error` line
+    beside code is the reader's own: the compile says what that line does. LabError if the
+    reader's holes are not the source's, in its order (some may be absent)."""
     mine, theirs = labs.holes(reader), labs.holes(source)
-    if [n for n, _, _ in mine] != [n for n, _, _ in theirs]:
+    order = iter([n for n, _, _ in theirs])
+    if not all(n in order for n, _, _ in mine):
         raise labs.LabError("the holes are not the skeleton's (reset it: see chapters/labs/"
                             "README.md)")
-    ref = {n: b for n, _, b in theirs}
-    return {n: "missing" if labs.is_empty(b) else "same" if tokens(b) == tokens(ref[n])
-            else "written" for n, _, b in mine}
+    ref, have = {n: b for n, _, b in theirs}, {n: b for n, _, b in mine}
+
+    def status(n):
+        b = have.get(n)
+        if b is None:
+            return "absent"
+        if labs.is_empty(b):
+            return "missing"
+        if any(labs.HOLE_STATEMENT.match(l) for l in b):
+            return "written"
+        return "same" if tokens(b) == tokens(ref[n]) else "written"
+    return {n: status(n) for n, _, _ in theirs}
 
 
 def compose(reader, source, from_source):
-    """The reader's text with the holes named in `from_source` filled with the source's lines
-    (a missing step, or one already judged, so that the checks test the others)."""
-    ref = {n: b for n, _, b in labs.holes(source)}
-    return labs.fill(reader, {n: ref[n] for n in from_source})
+    """The marked source with the reader's lines in every hole but those named in `from_source`
+    (a missing step, or one already judged, so that the checks test the others). Only the
+    holes are the reader's: the lines around them are today's source, so a copy of an older
+    skeleton grades against the source as it is now."""
+    mine = {n: b for n, _, b in labs.holes(reader)}
+    return labs.fill(source, {n: b for n, b in mine.items() if n not in from_source})
 
 
 def hole_at(text):
@@ -126,6 +197,7 @@ class Verdict:
     check: str = ""  # the check that decided it: model, compile, unit, forced, stress, tsan
     detail: str = ""
     section: str = ""  # the chapter section to re-read
+    trace: list = field(default_factory=list)  # the model's counterexample, as text lines
 
     def line(self):
         out = f"{self.title}: {self.status}"
@@ -135,11 +207,39 @@ class Verdict:
             out += f"; re-read {self.section}"
         return out
 
+    def text(self):
+        """The verdict's line, then its trace, indented."""
+        return "\n".join([self.line()] + [f"    {l}" for l in self.trace])
+
 
 def model_detail(row, symptom, missing=False):
     m = row.mutant
-    what = "without it" if missing else f"without `{row.shown}` standing as a statement"
+    what = "without it" if missing else (f"your step does not do what `{row.shown}` does there "
+                                         "(its effect, in its order)")
     return f"{what}, the model ({m.model.file} {m.model.variant}) finds {symptom}: {m.breaks}"
+
+
+# A trace longer than this is cut; the whole one is in the grader's log.
+TRACE_LINES, TRACE_WIDTH = 24, 110
+
+
+def trace_text(output, limit=TRACE_LINES, width=TRACE_WIDTH):
+    """The counterexample in a model's output, as text lines: the weak-memory explorer's
+    `wmm:` finding and its events, or SPIN's error and its replayed trail; at most `limit`
+    lines of at most `width` characters."""
+    lines = output.split("\n")
+    start = next((i for i, l in enumerate(lines) if l.startswith("wmm: ")), None)
+    if start is not None:
+        body = lines[start:]
+    else:
+        found = [l for l in lines if l.startswith("pan:") and "wrote" not in l][:1]
+        trail = next((i for i, l in enumerate(lines) if l.startswith("-- counterexample")), None)
+        body = found + (lines[trail + 1:] if trail is not None else [])
+    body = [l.replace("\t", " ").rstrip() for l in body]
+    body = [l if len(l) <= width else l[:width - 3] + "..." for l in body if l.strip()]
+    if len(body) > limit:
+        body = body[:limit] + [f"... {len(body) - limit} more lines in the grader's log, labs.log"]
+    return body
 
 
 def ctest_regex(names):
@@ -170,3 +270,42 @@ def failure_detail(out):
     if diag:
         parts.append(f"the watchdog's replay: {diag.group(1)}")
     return ", ".join(parts)
+
+
+VARIANTS = Path(__file__).resolve().parent / "variants.ini"
+
+
+@dataclass
+class Variant:
+    """A fixture of the grader's proof (variants.ini): a learner's steps and the verdict they
+    must get."""
+    name: str
+    step: str  # "" when every step must grade ok, else the one step that must not
+    checks: tuple  # the checks that may decide that step
+    why: str
+    bodies: dict  # step -> lines
+
+    def text(self, source):
+        """The marked source with the variant's steps in place of the source's."""
+        return labs.fill(source, {n: [f"        {l}" if l else "" for l in b]
+                                  for n, b in self.bodies.items()})
+
+
+def variants(lab, table=None):
+    """[Variant] of `lab`, in the table's order."""
+    cp = configparser.ConfigParser(interpolation=None, comment_prefixes=("#",),
+                                   inline_comment_prefixes=None, empty_lines_in_values=False)
+    cp.optionxform = str
+    cp.read_string(table if table is not None else VARIANTS.read_text(encoding="utf-8"))
+    out = []
+    for section in cp.sections():
+        name_lab, _, name = section.partition(".")
+        if name_lab != lab:
+            continue
+        row = dict(cp[section])
+        intent = row.pop("intent").split()
+        why = row.pop("why")
+        step, checks = ("", ()) if intent == ["ok"] else (intent[0], tuple(intent[1].split("|")))
+        bodies = {n: [l.strip() for l in b.strip().split("\n")] for n, b in row.items()}
+        out.append(Variant(name, step, checks, why, bodies))
+    return out

@@ -186,9 +186,10 @@ def parse_catalogue(text):
     return parse(text).mutants
 
 
-# A lab's hole marker (tests/labs/labs.py: `// LAB: name ...`, `// LAB_END: name`). Anchors never
-# name one: matching skips them, so a two-line anchor still matches when a hole starts or ends
-# between its lines, and the markers stay where they were.
+# A lab's hole marker (`// LAB: name ...`, `// LAB_END: name`), which tests/labs/labs.py puts
+# around a step's lines in the grader's copy of the source and in a skeleton. Anchors never name
+# one: matching skips them, so a two-line anchor still matches when a hole starts or ends between
+# its lines, and the markers stay where they were.
 LAB_MARKER = re.compile(r"\bLAB(_END)?:[ \t]*[A-Za-z0-9_-]+")
 
 
