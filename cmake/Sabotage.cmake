@@ -6,8 +6,9 @@ option(BLOCK_WAIT      "join: block on B's latch instead of popping B back"     
 option(NO_STEAL_WAIT   "join: pop B back, but wait for a stolen B without working"   OFF)
 option(IGNORE_MIGRATED "splitter: try_split ignores the migrated flag"               OFF)
 option(TOUCH_AFTER_SET "latch: SpinLatch::set reads the latch after setting it"     OFF)
+option(RETHROW_EARLY   "join: A's exception leaves at once, without waiting for B"    OFF)
 
-set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED TOUCH_AFTER_SET)
+set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED TOUCH_AFTER_SET RETHROW_EARLY)
 
 if(BLOCK_WAIT AND NO_STEAL_WAIT)
     message(FATAL_ERROR

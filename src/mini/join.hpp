@@ -8,6 +8,9 @@
 //
 // Called outside any pool, the whole join is injected into the pool and both closures report
 // migrated() == true (rayon's in_worker_cold); the splitter relies on this.
+//
+// An exception in A or B reaches join's caller, as rayon's panics do; if both throw, A's wins.
+// When A throws, join waits for B before the exception leaves its frame (run_a, below).
 #pragma once
 
 #include <thread>
@@ -45,17 +48,41 @@ inline void wait_idle(const SpinLatch& latch) {
 }
 // ANCHOR_END: wait_idle
 
+// noexcept: an exception out of the wait itself would unwind join's frame with B in it all the
+// same (rayon runs this wait under AbortIfPanic: rayon-core 1.13, registry.rs lines 786-816).
+inline void wait_for_b(WorkerThread& worker, const SpinLatch& latch_b) noexcept {
+    worker.wait_until(latch_b);
+}
+
+// Runs A. If A throws, B's StackJob (closure, result slot, latch) is still a local of join_on's
+// frame, pushed where a thief may take it, and B's closure may refer to the frames below: the
+// exception must not unwind them while anyone may still run B. So wait for B's latch first,
+// working meanwhile, then rethrow A's exception: rayon's join_recover_from_panic. wait_until
+// looks in our own deque first, so a B nobody stole comes back and runs here, through its JobRef,
+// whose execute keeps B's own exception in B's slot (it dies with the frame: A's wins); a stolen
+// B is waited for as in step 3.
+// ANCHOR: run_a
+template <class A>
+auto run_a(WorkerThread& worker, const SpinLatch& latch_b, A& a, bool injected) {
+    try {
+        return call(a, FnContext(injected));
+    } catch (...) {
+        if constexpr (!sabotage::rethrow_early) // [RETHROW_EARLY] A's exception leaves at once
+            wait_for_b(worker, latch_b);        // B is done: now the frame may unwind
+        throw;                                   // A's exception
+    }
+}
+// ANCHOR_END: run_a
+
 // ANCHOR: join
 template <class A, class B>
 auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
-    auto body_b = [&b](bool migrated) {
-        return call_or_abort("join's closure B", b, FnContext(migrated));
-    };
+    auto body_b = [&b](bool migrated) { return call(b, FnContext(migrated)); };
     StackJob<SpinLatch, decltype(body_b)> job_b(std::move(body_b), &worker.pool().sleep());
     const JobRef ref_b = job_b.as_job_ref();
     // LAB: push step 1: push B onto your own deque, then run A yourself (into result_a)
     worker.push(ref_b);                          // an idle worker may steal B from here on
-    auto result_a = call_or_abort("join's closure A", a, FnContext(injected)); // run A ourselves
+    auto result_a = run_a(worker, job_b.latch(), a, injected); // run A ourselves
     // LAB_END: push
 
     if constexpr (sabotage::block_wait) {
