@@ -238,7 +238,7 @@ void hold_b(mini::Probe point) {
 }
 } // namespace
 
-TEST_CASE("when A throws, join waits for a stolen B before the exception leaves",
+TEST_CASE("join waits for a stolen B before A's exception leaves",
           "[exceptions][forced]") {
     test::Pool pool(2);
     test::Progress progress("an owner whose A threw while its stolen B was held", pool);
@@ -268,7 +268,7 @@ TEST_CASE("when A throws, join waits for a stolen B before the exception leaves"
 // pops it back and runs it before the exception leaves. With RETHROW_EARLY the JobRef stays in
 // the deque, pointing into join_on's dead frame; the worker pops its own deque before it looks at
 // the injector, so the next install makes it run that stale job first.
-TEST_CASE("when A throws, a B nobody stole runs before the exception leaves",
+TEST_CASE("a B nobody stole runs before A's exception leaves",
           "[exceptions][forced]") {
     test::Pool pool(1);
     std::atomic<int> b_runs{0};
