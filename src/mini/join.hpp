@@ -10,7 +10,7 @@
 // migrated() == true (rayon's in_worker_cold); the splitter relies on this.
 //
 // An exception in A or B reaches join's caller, as rayon's panics do; if both throw, A's wins.
-// When A throws, join waits for B before the exception leaves its frame (run_a, below).
+// When A throws, join waits for B before the exception leaves its frame (run_a, unwind.hpp).
 #pragma once
 
 #include <thread>
@@ -19,6 +19,7 @@
 #include <mini/cpu_relax.hpp>
 #include <mini/pool.hpp>
 #include <mini/sabotage.hpp>
+#include <mini/unwind.hpp>
 
 namespace mini {
 
@@ -48,32 +49,6 @@ inline void wait_idle(const SpinLatch& latch) {
 }
 // ANCHOR_END: wait_idle
 
-// noexcept: an exception out of the wait itself would unwind join's frame with B in it all the
-// same (rayon runs this wait under AbortIfPanic: rayon-core 1.13, registry.rs lines 786-816).
-inline void wait_for_b(WorkerThread& worker, const SpinLatch& latch_b) noexcept {
-    worker.wait_until(latch_b);
-}
-
-// Runs A. If A throws, B's StackJob (closure, result slot, latch) is still a local of join_on's
-// frame, pushed where a thief may take it, and B's closure may refer to the frames below: the
-// exception must not unwind them while anyone may still run B. So wait for B's latch first,
-// working meanwhile, then rethrow A's exception: rayon's join_recover_from_panic. wait_until
-// looks in our own deque first, so a B nobody stole comes back and runs here, through its JobRef,
-// whose execute keeps B's own exception in B's slot (it dies with the frame: A's wins); a stolen
-// B is waited for as in step 3.
-// ANCHOR: run_a
-template <class A>
-auto run_a(WorkerThread& worker, const SpinLatch& latch_b, A& a, bool injected) {
-    try {
-        return call(a, FnContext(injected));
-    } catch (...) {
-        if constexpr (!sabotage::rethrow_early) // [RETHROW_EARLY] A's exception leaves at once
-            wait_for_b(worker, latch_b);        // B is done: now the frame may unwind
-        throw;                                   // A's exception
-    }
-}
-// ANCHOR_END: run_a
-
 // ANCHOR: join
 template <class A, class B>
 auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
@@ -82,7 +57,7 @@ auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
     const JobRef ref_b = job_b.as_job_ref();
     // LAB: push step 1: push B onto your own deque, then run A yourself (into result_a)
     worker.push(ref_b);                          // an idle worker may steal B from here on
-    auto result_a = run_a(worker, job_b.latch(), a, injected); // run A ourselves
+    auto result_a = run_a(worker, job_b.latch(), a, FnContext(injected)); // run A ourselves
     // LAB_END: push
 
     if constexpr (sabotage::block_wait) {

@@ -16,7 +16,7 @@ inline constexpr bool block_wait = MINI_BLOCK_WAIT;           // chapter 3: join
 inline constexpr bool no_steal_wait = MINI_NO_STEAL_WAIT;     // chapter 3: join.hpp
 inline constexpr bool ignore_migrated = MINI_IGNORE_MIGRATED; // chapter 4: splitter.hpp
 inline constexpr bool touch_after_set = MINI_TOUCH_AFTER_SET; // chapter 3: latch.hpp
-inline constexpr bool rethrow_early = MINI_RETHROW_EARLY;     // chapter 7: join.hpp
+inline constexpr bool rethrow_early = MINI_RETHROW_EARLY;     // chapter 7: unwind.hpp
 
 // Both change how join's owner waits for B: BLOCK_WAIT waits at once, skipping the pop-back loop
 // that holds NO_STEAL_WAIT's line, so with both on NO_STEAL_WAIT would never run.
