@@ -8,9 +8,10 @@ option(IGNORE_MIGRATED "splitter: try_split ignores the migrated flag"          
 option(TOUCH_AFTER_SET "latch: SpinLatch::set reads the latch after setting it"     OFF)
 option(BLOCK_CROSS     "pools: a worker calling into another pool blocks its thread" OFF)
 option(COUNT_AFTER_PUSH "scope: spawn counts a job after publishing it"              OFF)
+option(RETHROW_EARLY   "join: A's exception leaves at once, without waiting for B"    OFF)
 
 set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED TOUCH_AFTER_SET
-    BLOCK_CROSS COUNT_AFTER_PUSH)
+    BLOCK_CROSS COUNT_AFTER_PUSH RETHROW_EARLY)
 
 if(BLOCK_WAIT AND NO_STEAL_WAIT)
     message(FATAL_ERROR

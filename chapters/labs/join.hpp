@@ -8,6 +8,9 @@
 //
 // Called outside any pool, the whole join is injected into the pool and both closures report
 // migrated() == true (rayon's in_worker_cold); the splitter relies on this.
+//
+// An exception in A or B reaches join's caller, as rayon's panics do; if both throw, A's wins.
+// When A throws, join waits for B before the exception leaves its frame (run_a, unwind.hpp).
 #pragma once
 
 #include <thread>
@@ -16,6 +19,7 @@
 #include <mini/cpu_relax.hpp>
 #include <mini/pool.hpp>
 #include <mini/sabotage.hpp>
+#include <mini/unwind.hpp>
 
 namespace mini {
 
@@ -48,9 +52,7 @@ inline void wait_idle(const SpinLatch& latch) {
 // ANCHOR: join
 template <class A, class B>
 auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
-    auto body_b = [&b](bool migrated) {
-        return call_or_abort("join's closure B", b, FnContext(migrated));
-    };
+    auto body_b = [&b](bool migrated) { return call(b, FnContext(migrated)); };
     StackJob<SpinLatch, decltype(body_b)> job_b(std::move(body_b), &worker.pool().sleep());
     const JobRef ref_b = job_b.as_job_ref();
     // LAB: push step 1: push B onto your own deque, then run A yourself (into result_a)

@@ -4,6 +4,10 @@
 // A JobRef is a pointer to the job's data and a pointer to the function that runs it, so pushing a
 // job never allocates: the job itself stays where its creator put it (for a join, on the stack of
 // the joining thread) until its latch says it has run. A JobRef must be executed exactly once.
+//
+// Exceptions: a StackJob run through its JobRef keeps either its result or the exception its
+// closure threw (rayon's JobResult: Ok or Panic), and into_result rethrows it on the thread that
+// waited, so an exception reaches the caller of join or install as rayon's panics do.
 #pragma once
 
 #include <cstdio>
@@ -19,8 +23,9 @@ struct JobRef {
     void* data = nullptr;
     void (*execute_fn)(void*) noexcept = nullptr;
 
-    // noexcept: a job must not throw (join's closures abort first, see call_or_abort; rayon
-    // would propagate the panic, this workbook leaves propagation out).
+    // noexcept: whoever runs a JobRef (a thief, a worker's loop) has nobody to hand an exception
+    // to. A StackJob catches its closure's exception and keeps it for its waiter; a job nobody
+    // waits for aborts instead (call_or_abort).
     void execute() const noexcept { execute_fn(data); }
     friend bool operator==(const JobRef&, const JobRef&) = default;
 };
@@ -46,16 +51,15 @@ auto call(F& f, Args&&... args) {
 
 [[noreturn]] inline void abort_on_exception(const char* closure, const char* what) noexcept {
     std::fprintf(stderr, "mini: an exception escaped %s: %s\n"
-                         "mini: aborting before the frame unwinds (another thread may still use it)\n",
+                         "mini: aborting: nobody waits for this job, so nobody can rethrow it\n",
                  closure, what);
     std::abort();
 }
 
-// call(), but an exception that escapes f aborts the process right here, printing its what():
-// rayon-core's AbortIfPanic (unwind.rs). join runs A and B through it because unwinding join's
-// frame would pop StackJob B while a thief may still be running it, writing its result and
-// setting its latch in that frame. This catch is the innermost handler, so only f's own frames
-// unwind; join's frame and its callers' are left as they are (no destructor of theirs runs).
+// call(), but an exception that escapes f aborts the process right here, printing its what(): for
+// a job that nobody waits for, whose exception has no caller to reach (rayon-core 1.13 catches
+// such a panic in Registry::catch_unwind and, with no panic handler, aborts: registry.rs
+// lines 375-384). This catch is the innermost handler, so only f's own frames unwind.
 // ANCHOR: call_or_abort
 template <class F, class... Args>
 auto call_or_abort(const char* closure, F& f, Args&&... args) noexcept {
@@ -86,23 +90,36 @@ public:
     JobRef as_job_ref() noexcept { return {this, &StackJob::execute}; }
     Latch& latch() noexcept { return latch_; }
 
-    // The owner popped its own job back: run it here, no latch involved.
+    // The owner popped its own job back: run it here, no latch involved. An exception leaves
+    // directly, to the owner's caller: nobody else holds this job any more.
     Result run_inline(bool migrated) { return call(func_, migrated); }
 
-    // Only after the latch is set.
-    Result into_result() { return std::move(*result_); }
+    // Only after the latch is set: the result, or the closure's exception rethrown here.
+    // ANCHOR: into_result
+    Result into_result() {
+        if (exception_) std::rethrow_exception(exception_);
+        return std::move(*result_);
+    }
+    // ANCHOR_END: into_result
 
 private:
+    // An exception is caught here, in the thread that ran the job, and kept for the waiter:
+    // the latch is set either way, or the waiter would wait for good.
     // ANCHOR: stackjob_execute
     static void execute(void* data) noexcept {
         auto* self = static_cast<StackJob*>(data);
-        self->result_.emplace(call(self->func_, true));
+        try {
+            self->result_.emplace(call(self->func_, true));
+        } catch (...) {
+            self->exception_ = std::current_exception(); // rayon's JobResult::Panic
+        }
         Latch::set(&self->latch_); // from here on *self may already be gone
     }
     // ANCHOR_END: stackjob_execute
 
     F func_;
     std::optional<Result> result_;
+    std::exception_ptr exception_; // what func_ threw, if it ran through execute and threw
     Latch latch_;
 };
 

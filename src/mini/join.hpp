@@ -8,6 +8,9 @@
 //
 // Called outside any pool, the whole join is injected into the pool and both closures report
 // migrated() == true (rayon's in_worker_cold); the splitter relies on this.
+//
+// An exception in A or B reaches join's caller, as rayon's panics do; if both throw, A's wins.
+// When A throws, join waits for B before the exception leaves its frame (run_a, unwind.hpp).
 #pragma once
 
 #include <thread>
@@ -16,6 +19,7 @@
 #include <mini/cpu_relax.hpp>
 #include <mini/pool.hpp>
 #include <mini/sabotage.hpp>
+#include <mini/unwind.hpp>
 
 namespace mini {
 
@@ -48,13 +52,11 @@ inline void wait_idle(const SpinLatch& latch) {
 // ANCHOR: join
 template <class A, class B>
 auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
-    auto body_b = [&b](bool migrated) {
-        return call_or_abort("join's closure B", b, FnContext(migrated));
-    };
+    auto body_b = [&b](bool migrated) { return call(b, FnContext(migrated)); };
     StackJob<SpinLatch, decltype(body_b)> job_b(std::move(body_b), &worker.pool().sleep());
     const JobRef ref_b = job_b.as_job_ref();
     worker.push(ref_b);                          // an idle worker may steal B from here on
-    auto result_a = call_or_abort("join's closure A", a, FnContext(injected)); // run A ourselves
+    auto result_a = run_a(worker, job_b.latch(), a, FnContext(injected)); // run A ourselves
 
     if constexpr (sabotage::block_wait) {
         probe(Probe::block_wait, ref_b.data);

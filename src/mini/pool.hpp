@@ -112,11 +112,11 @@ public:
     // ANCHOR_END: in_worker
 
     // Runs f() on a worker of this pool and returns its result; from a worker of this pool, inline.
-    // A void f gives Unit. An exception that escapes f aborts, from inside the pool and from
-    // outside alike (propagating it is left out, as for join's closures: job.hpp).
+    // A void f gives Unit. An exception that escapes f reaches the caller, from inside the pool
+    // (it unwinds directly) and from outside (in_worker_cold's StackJob keeps it and rethrows it).
     template <class F>
     auto install(F&& f) {
-        return in_worker([&f](WorkerThread&, bool) { return call_or_abort("install's closure", f); });
+        return in_worker([&f](WorkerThread&, bool) { return call(f); });
     }
 
     // From outside the pool: publish a job in the injector, then wake a sleeper if there is one.

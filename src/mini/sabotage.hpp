@@ -18,6 +18,7 @@ inline constexpr bool ignore_migrated = MINI_IGNORE_MIGRATED; // chapter 4: spli
 inline constexpr bool touch_after_set = MINI_TOUCH_AFTER_SET; // chapter 3: latch.hpp
 inline constexpr bool block_cross = MINI_BLOCK_CROSS;         // chapter 9: pool.hpp
 inline constexpr bool count_after_push = MINI_COUNT_AFTER_PUSH; // chapter 8: scope.hpp
+inline constexpr bool rethrow_early = MINI_RETHROW_EARLY;     // chapter 7: unwind.hpp
 
 // Both change how join's owner waits for B: BLOCK_WAIT waits at once, skipping the pop-back loop
 // that holds NO_STEAL_WAIT's line, so with both on NO_STEAL_WAIT would never run.

@@ -56,15 +56,16 @@ public:
     // ANCHOR_END: spawn
 
     // Runs the body, then works until the body and every job spawned have finished. Returns the
-    // body's result (empty if something threw) and the first exception: they cross in_worker,
-    // which carries no exception, as a value, and the caller of scope rethrows it.
+    // body's result, or rethrows the first exception once nothing can still write into this frame;
+    // in_worker carries either to the caller of scope (a StackJob keeps a result or an exception).
     // ANCHOR: complete
     template <class Body>
     auto complete(WorkerThread& owner, Body& body) {
         std::optional<stored_t<std::invoke_result_t<Body&, Scope&>>> result;
         execute_job([&] { result.emplace(call(body, *this)); }); // the count's first 1
         owner.wait_until(job_completed_latch_.as_spin_latch()); // work while the jobs run
-        return std::pair(std::move(result), panic_); // every job is done: no lock needed
+        if (panic_) std::rethrow_exception(panic_); // every job is done: no lock needed
+        return std::move(*result);
     }
     // ANCHOR_END: complete
 
@@ -101,12 +102,10 @@ private:
 // ANCHOR: pool_scope
 template <class Body>
 auto ThreadPool::scope(Body&& body) {
-    auto [result, panic] = in_worker([this, &body](WorkerThread& owner, bool) {
+    return in_worker([this, &body](WorkerThread& owner, bool) {
         Scope s(*this);
         return s.complete(owner, body);
     });
-    if (panic) std::rethrow_exception(panic);
-    return std::move(*result);
 }
 // ANCHOR_END: pool_scope
 

@@ -1,0 +1,40 @@
+// What join does when its closure A throws: wait for B, then let the exception go on.
+//
+// B's StackJob (closure, result slot, latch) is a local of join_on's frame, pushed where a thief
+// may take it, and B's closure may refer to the frames below. An exception that unwinds those
+// frames while anyone may still run B lets B write into dead frames. rayon-core 1.13 catches A's
+// panic (join/mod.rs line 142), waits for B's latch, working meanwhile, and only then resumes
+// unwinding: join_recover_from_panic (join/mod.rs lines 175-186). run_a is that, in C++.
+#pragma once
+
+#include <mini/job.hpp>
+#include <mini/latch.hpp>
+#include <mini/pool.hpp>
+#include <mini/sabotage.hpp>
+
+namespace mini::detail {
+
+// noexcept: an exception out of the wait itself would unwind join's frame with B in it all the
+// same (rayon runs this wait under AbortIfPanic: registry.rs lines 786-816).
+inline void wait_for_b(WorkerThread& worker, const SpinLatch& latch_b) noexcept {
+    worker.wait_until(latch_b);
+}
+
+// Runs A with its context. If A throws, waits for B's latch first, then rethrows A's exception.
+// wait_until looks in our own deque first, so a B nobody stole comes back and runs here, through
+// its JobRef, whose execute keeps B's own exception in B's slot (it dies with the frame: A's
+// wins, as in rayon); a stolen B is waited for as join's step 3 waits for it.
+// ANCHOR: run_a
+template <class A, class Context>
+auto run_a(WorkerThread& worker, const SpinLatch& latch_b, A& a, Context context) {
+    try {
+        return call(a, context);
+    } catch (...) {
+        if constexpr (!sabotage::rethrow_early) // [RETHROW_EARLY] A's exception leaves at once
+            wait_for_b(worker, latch_b);        // B is done: now the frame may unwind
+        throw;                                   // A's exception
+    }
+}
+// ANCHOR_END: run_a
+
+} // namespace mini::detail
