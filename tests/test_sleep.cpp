@@ -45,12 +45,13 @@ TEST_CASE("the waker counts the sleeper out before the woken worker runs", "[sle
     CHECK((mini::stats(pool) - before).wakeups == 1);
 }
 
-// An outside caller whose job outlasts its spins wakes a second sleeper just before it blocks:
-// woken then, from the core the caller is leaving, that worker gets a core at once, instead of
-// being woken later by the first worker's push onto the first worker's core (chapter 6). Both
-// workers of the pool sleep; the job holds its worker until the caller has passed its spins and
-// is about to block, then reads the sleepers: the inject woke one (the job's), and the caller's
-// hand-over must have woken the other. Without it the count reads 1.
+// An outside caller whose job outlasts its spin wakes a second sleeper just before it blocks
+// (wake_second_worker): woken then, while the caller's core is about to go idle, that worker
+// often gets a core at once, instead of being woken later by the first worker's push onto the
+// first worker's core (chapter 6). Both workers of the pool sleep; the job holds its worker
+// until the caller has passed its spin and is about to block, then reads the sleepers: the
+// inject woke one (the job's), and the caller must have woken the other. Without it the count
+// reads 1.
 namespace {
 std::atomic<bool> caller_blocked{false};
 
