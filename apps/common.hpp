@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -96,25 +97,50 @@ inline std::chrono::milliseconds seconds(double s) {
 struct Trips {
     double secs, cpu_secs;
     std::uint64_t executed; // jobs that ran: producers * rounds when nothing was lost
+    std::vector<double> trip_secs; // each trip's time, from submit to return (if asked for)
+};
+
+// What round_trips measures besides the wall time: each trip's time (off by default, two clock
+// reads a trip), and the CPU time by `cpu` (default the whole process's).
+struct TripOptions {
+    bool each_trip = false;
+    double (*cpu)(void*) = nullptr; // cpu(cpu_arg), instead of cpu_seconds()
+    void* cpu_arg = nullptr;
 };
 
 // submit(executed) submits one job that bumps `executed`, and waits for it.
 template <class Submit>
 Trips round_trips(std::size_t producers, std::size_t rounds, std::atomic<std::uint64_t>& progress,
-                  Submit submit) {
+                  Submit submit, TripOptions opt = {}) {
     std::atomic<std::uint64_t> executed{0};
-    const double t0 = now(), cpu0 = cpu_seconds();
+    auto cpu = [&] { return opt.cpu ? opt.cpu(opt.cpu_arg) : cpu_seconds(); };
+    std::vector<std::vector<double>> each(producers);
+    if (opt.each_trip)
+        for (auto& v : each) v.reserve(rounds);
+    const double t0 = now(), cpu0 = cpu();
     std::vector<std::thread> ps;
     for (std::size_t p = 0; p < producers; ++p)
         ps.emplace_back([&, p] {
             mini::recorder::name_thread(fmt::format("producer {}", p).c_str());
             for (std::size_t r = 0; r < rounds; ++r) {
+                const double start = opt.each_trip ? now() : 0;
                 submit(executed);
+                if (opt.each_trip) each[p].push_back(now() - start);
                 progress.fetch_add(1, std::memory_order_relaxed);
             }
         });
     for (auto& t : ps) t.join();
-    return {now() - t0, cpu_seconds() - cpu0, executed.load()};
+    Trips trips{now() - t0, cpu() - cpu0, executed.load(), {}};
+    for (const auto& v : each) trips.trip_secs.insert(trips.trip_secs.end(), v.begin(), v.end());
+    return trips;
+}
+
+// The q-quantile of v (0 <= q <= 1), the nearest rank; v must not be empty.
+inline double quantile(std::vector<double> v, double q) {
+    const auto rank = std::size_t(std::ceil(q * double(v.size()))); // 1-based
+    const std::size_t k = std::min(v.size() - 1, rank > 0 ? rank - 1 : 0);
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(k), v.end());
+    return v[k];
 }
 
 } // namespace app

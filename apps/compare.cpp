@@ -28,6 +28,7 @@
 #endif
 
 #include "common.hpp"
+#include "compare_busy.hpp"
 #include "compare_callgrind.hpp"
 #include "compare_order.hpp"
 #include "compare_placement.hpp"
@@ -195,6 +196,8 @@ enum RowId {
     sum,
     sum_speedup,
     trip,
+    trip_p50,
+    trip_p90,
     trip_cpu,
     trip_sleeps,
     idle,
@@ -259,6 +262,12 @@ int main(int argc, char** argv) {
     cli.add_flag("--placement", placement,
                  "fib on mini and rayon through a leaf that notes its thread and CPU: prints when "
                  "the second thread started and whether two shared a CPU (compare_placement.hpp)");
+    std::size_t busy_n = 0;
+    cli.add_option("--busy", busy_n,
+                   "threads that spin on their own from before the first run until after the "
+                   "last (default 0), so that every workload runs on a busy machine; their CPU "
+                   "is left out of the CPU rows")
+        ->check(CLI::Range(0, 256));
     bool carryover = false;
     cli.add_flag("--carryover", carryover,
                  "also print each column's medians split by the column measured just before it");
@@ -272,8 +281,9 @@ int main(int argc, char** argv) {
 
     fmt::print(
         "{} threads, {} runs{}; join: fib({}) with every call a join; fib({}) with cutoff {}; "
-        "sum of {} u64; wake-up: {} producers x {} round trips\n",
-        threads, runs, quick ? " (--quick)" : "", join_n, fib_n, cutoff, len, producers, rounds);
+        "sum of {} u64; wake-up: {} producers x {} round trips; busy threads: {}\n",
+        threads, runs, quick ? " (--quick)" : "", join_n, fib_n, cutoff, len, producers, rounds,
+        busy_n);
 #if MINI_HAVE_TBB
     fmt::print("oneTBB {} (runtime {})", TBB_VERSION_STRING, TBB_runtime_version());
 #else
@@ -299,6 +309,9 @@ int main(int argc, char** argv) {
         return app::wrong_result;
     }
 #endif
+    // --busy: started after every runtime's threads (none may inherit a pin: serial_cpus) and
+    // before the warm-up; stopped after the last run. The CPU rows use load.cpu_seconds().
+    Busy load(busy_n);
     std::vector<std::uint64_t> values(len);
     std::iota(values.begin(), values.end(), std::uint64_t{1});
     const std::uint64_t sum_expected = std::uint64_t(len) * (len + 1) / 2;
@@ -315,12 +328,15 @@ int main(int argc, char** argv) {
     rows[sum].label = fmt::format("sum of {} u64 [ms]", len);
     rows[sum_speedup] = {"  speedup over serial", Row::speedup};
     rows[trip].label = fmt::format("wake-up round trip [us/trip]");
+    rows[trip_p50] = {"  one trip's wait, median [us]", Row::measured};
+    rows[trip_p90] = {"  one trip's wait, p90 [us]", Row::measured};
     rows[trip_cpu] = {"  CPU per round trip [us/trip]", Row::measured};
     rows[trip_sleeps] = {"  worker sleeps per round trip", Row::plain};
     if (pause_ms > 0)
         rows[idle] = {fmt::format("CPU in the {} ms pause after a job [ms]", pause_ms), Row::plain};
-    for (RowId r : {trip, trip_cpu, trip_sleeps}) rows[r].note[serial] = "n/a";
-    for (RowId r : {trip, trip_cpu, trip_sleeps}) rows[r].note[openmp] = "n/a [1]";
+    for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps}) rows[r].note[serial] = "n/a";
+    for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps})
+        rows[r].note[openmp] = "n/a [1]";
     rows[trip_sleeps].note[onetbb] = rows[trip_sleeps].note[rayon] = "not counted";
     // --rows: a workload left out has no label (neither run nor printed), nor have its extra rows.
     auto chosen = [](const std::vector<std::string>& only, const char* name) {
@@ -409,12 +425,12 @@ int main(int argc, char** argv) {
     double started = 0;
     auto counted = [&](RowId r, mini::ThreadPool& pool, auto&& run_it) {
         const mini::Stats before = mini::stats(pool);
-        const double t0 = app::now(), cpu0 = app::cpu_seconds();
+        const double t0 = app::now(), cpu0 = load.cpu_seconds();
         run_it();
         const double wall = app::now() - t0;
         counters[r].push_back(mini::stats(pool) - before);
         start_us[r].push_back((started - t0) * 1e6);
-        threads_busy[r].push_back((app::cpu_seconds() - cpu0) / wall);
+        threads_busy[r].push_back((load.cpu_seconds() - cpu0) / wall);
     };
 
     // --placement: fib's runs on mini and rayon go through the noted leaf (compare_placement.hpp).
@@ -517,11 +533,15 @@ int main(int argc, char** argv) {
         } else if (r == trip) {
             std::optional<app::Trips> got;
             double sleeps = 0;
+            // Each trip timed (for its median and p90); the CPU without the busy threads'.
+            const app::TripOptions opt{
+                true, [](void* b) { return static_cast<Busy*>(b)->cpu_seconds(); }, &load};
             const Counted counted(key_of(r), impl_names[impl], run_label, trips_per_run);
             if (impl == workbook) {
                 const std::uint64_t before = mini::stats(pool).sleeps;
-                got = app::round_trips(producers, rounds, progress,
-                                       [&](std::atomic<std::uint64_t>& e) { trip_mini(pool, e); });
+                got = app::round_trips(
+                    producers, rounds, progress,
+                    [&](std::atomic<std::uint64_t>& e) { trip_mini(pool, e); }, opt);
                 sleeps = double(mini::stats(pool).sleeps - before);
             }
 #if MINI_HAVE_RAYON
@@ -530,16 +550,18 @@ int main(int argc, char** argv) {
                                        [&](std::atomic<std::uint64_t>& e) {
                                            e.fetch_add(rayon_side_trip(rpool),
                                                        std::memory_order_relaxed);
-                                       });
+                                       }, opt);
 #endif
 #if MINI_HAVE_TBB
             if (impl == onetbb)
                 got = app::round_trips(
                     producers, rounds, progress,
-                    [&](std::atomic<std::uint64_t>& e) { trip_tbb(rt.outside, e); });
+                    [&](std::atomic<std::uint64_t>& e) { trip_tbb(rt.outside, e); }, opt);
 #endif
             if (got && check(trip, impl, got->executed, trips_per_run)) {
                 rows[trip].samples[impl].push_back(got->secs / trips_per_run * 1e6);
+                rows[trip_p50].samples[impl].push_back(app::quantile(got->trip_secs, 0.5) * 1e6);
+                rows[trip_p90].samples[impl].push_back(app::quantile(got->trip_secs, 0.9) * 1e6);
                 rows[trip_cpu].samples[impl].push_back(got->cpu_secs / trips_per_run * 1e6);
                 if (impl == workbook)
                     rows[trip_sleeps].samples[impl].push_back(sleeps / trips_per_run);
@@ -562,7 +584,8 @@ int main(int argc, char** argv) {
     for (RowId r : {join_1, join_t})
         rows[r].samples = {}, counters[r].clear(), start_us[r].clear(), threads_busy[r].clear();
 
-    const double wall0 = app::now(), busy0 = machine_busy_seconds(), own0 = app::cpu_seconds();
+    const double wall0 = app::now(), busy0 = machine_busy_seconds(), own0 = app::cpu_seconds(),
+                 spun0 = load.busy_cpu_seconds();
     int last = -1; // the implementation measured last
     for (; run < runs; ++run) {
         const double t0 = app::now();
@@ -582,10 +605,10 @@ int main(int argc, char** argv) {
                 // Let the threads of the previous implementation go idle and fall asleep (libgomp
                 // and oneTBB spin for a while first), so they take no core from this one; what
                 // they burn meanwhile is the `idle` row.
-                const double cpu0 = app::cpu_seconds();
+                const double cpu0 = load.cpu_seconds();
                 std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
                 if (last >= 0 && pause_ms > 0)
-                    rows[idle].samples[last].push_back((app::cpu_seconds() - cpu0) * 1e3);
+                    rows[idle].samples[last].push_back((load.cpu_seconds() - cpu0) * 1e3);
                 const std::size_t samples = rows[r].samples[impl].size();
                 measure(r, impl);
                 if (rows[r].samples[impl].size() > samples) rows[r].before[impl].push_back(last);
@@ -599,10 +622,11 @@ int main(int argc, char** argv) {
     }
 
     const double wall = app::now() - wall0, own = app::cpu_seconds() - own0;
-    const double busy = machine_busy_seconds() - busy0;
+    const double busy = machine_busy_seconds() - busy0, spun = load.busy_cpu_seconds() - spun0;
+    load.stop();
 
     fmt::print("\n");
-    print_table(rows);
+    print_table(rows, fmt::format("workload [unit], busy {}", busy_n));
     if (carryover) print_carryover(rows);
     if (placement) placement::print(500);
     fmt::print("mini's counters per run, median [min–max]:\n");
@@ -658,16 +682,19 @@ int main(int argc, char** argv) {
         "CPU in the pause: user + system time of the process while it sleeps 20 ms after a "
         "job of this column, before the next one (its threads spinning before they sleep).\n"
         "wake-up: {} outside threads each submit one tiny job and wait for it; us/trip = wall "
-        "time / all trips; CPU = user + system time of the whole process / all trips.\n"
+        "time / all trips; one trip's wait: from submit to return, median and p90 over the "
+        "run's trips; CPU = user + system time of the whole process / all trips.\n"
+        "busy N: N threads of this process spin from before the first run until after the "
+        "last; every CPU figure above leaves their CPU out.\n"
         "[1] OpenMP has no way for a thread outside a parallel region to hand a task to a "
         "running team: there is no equivalent of install or enqueue.\n",
         runs, producers);
     if (busy0 >= 0 && busy >= 0) {
         const unsigned ncpu = std::thread::hardware_concurrency();
         fmt::print(
-            "machine: {} CPUs; during the {:.1f} s of runs this process used {:.1f} CPU s, other "
-            "processes {:.1f} CPU s ({:.0f}% of the machine)\n",
-            ncpu, wall, own, std::max(0.0, busy - own),
+            "machine: {} CPUs; during the {:.1f} s of runs this process used {:.1f} CPU s ({:.1f} "
+            "of them its busy threads'), other processes {:.1f} CPU s ({:.0f}% of the machine)\n",
+            ncpu, wall, own, spun, std::max(0.0, busy - own),
             100 * std::max(0.0, busy - own) / (wall * double(ncpu)));
     }
     if (app::platform::missing) fmt::print("platform: {}\n", app::platform::missing);

@@ -65,8 +65,9 @@ inline std::string cell(const std::vector<Row>& rows, const Row& row, int impl) 
     return c;
 }
 
-inline void print_table(const std::vector<Row>& rows) {
-    std::vector<std::array<std::string, num_impls + 1>> text(1, {"workload [unit]"});
+// `heading` heads the first column (the workload's name and unit).
+inline void print_table(const std::vector<Row>& rows, const std::string& heading) {
+    std::vector<std::array<std::string, num_impls + 1>> text(1, {heading});
     for (int i = 0; i < num_impls; ++i) text[0][i + 1] = impl_names[i];
     for (const Row& r : rows) {
         if (r.label.empty()) continue;

@@ -10,7 +10,8 @@ if(TARGET compare)
         EXPECT_EXIT 0 EXPECT_OUTPUT "fib\\(27\\), cutoff 10 \\[ms\\] +[0-9.]+ \\[.*  speedup over serial.*all results correct")
     mini_add_expect_test(NAME driver.help.compare LABELS driver TIMEOUT 20
         COMMAND $<TARGET_FILE:compare> --help EXPECT_EXIT 0 EXPECT_OUTPUT "Exit codes")
-    foreach(case "0" "abc" "2|0" "2|1|--producers|0" "2|1|--bogus")
+    foreach(case "0" "abc" "2|0" "2|1|--producers|0" "2|1|--bogus" "2|1|--busy|-1" "2|1|--busy|many"
+                 "2|1|--busy|257")
         string(REPLACE "|" ";" argv "${case}")
         string(MAKE_C_IDENTIFIER "compare|${case}" id)
         mini_add_expect_test(NAME driver.usage.${id} LABELS driver TIMEOUT 20

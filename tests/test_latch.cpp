@@ -9,6 +9,9 @@
 #include <semaphore>
 #include <thread>
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "helpers.hpp"
 
 TEST_CASE("a LockLatch releases its waiter", "[latch]") {
@@ -19,31 +22,83 @@ TEST_CASE("a LockLatch releases its waiter", "[latch]") {
 }
 
 // Whether wait() blocked, from its probe: Probe::lock_latch_block comes just before cv_.wait.
+// Whether it yielded, from sched_yield itself: this definition comes before libc's in the
+// dynamic lookup, so std::this_thread::yield() calls it; each thread counts its own calls.
 namespace {
-std::atomic<int> blocks{0};
+std::atomic<int> blocks{0}, spins{0};
+thread_local int yields = 0;
 void count_blocks(mini::Probe point) {
+    if (point == mini::Probe::lock_latch_spin) ++spins;
     if (point == mini::Probe::lock_latch_block) ++blocks;
 }
 } // namespace
 
-// A latch already set must be seen by the spin, which returns before blocking. Blocking would
-// not hang (cv_.wait's predicate sees the set latch and returns at once), so only the probe tells
-// the two paths apart: with spins_until_block = 0 this fails on the count.
+extern "C" int sched_yield() noexcept {
+    ++yields;
+    return int(syscall(SYS_sched_yield));
+}
+
+// A latch already set must be seen by the first load, which returns before blocking. Blocking
+// would not hang (cv_.wait's predicate sees the set latch and returns at once), so only the
+// probe tells the two paths apart: a wait that skips its spin fails on the count.
 TEST_CASE("a LockLatch set before the wait returns from the spin, without blocking", "[latch]") {
     mini::LockLatch latch;
     mini::LockLatch::set(&latch);
-    blocks = 0;
+    blocks = spins = 0;
     mini::instrument::sync_hook = &count_blocks;
     latch.wait();
     mini::instrument::sync_hook = nullptr;
     CHECK(blocks == 0);
+    CHECK(spins == 0);
 }
 
-// The other path, so that the count above is not zero for want of a probe: the setter sets the
-// latch only once the waiter has spun out and is about to block.
-TEST_CASE("a LockLatch still unset after the spin blocks until it is set", "[latch]") {
+// The latch is set mid-spin: the waiter found it unset and is held at Probe::lock_latch_spin
+// until another thread has set it. It must return from the spin, without blocking and without
+// a yield, however long the hold took (the spin's clock starts after the probe).
+namespace {
+std::binary_semaphore spin_started{0}, latch_was_set{0};
+void set_during_spin(mini::Probe point) {
+    count_blocks(point);
+    if (point == mini::Probe::lock_latch_spin) {
+        const int before = yields; // the semaphore's own wait may yield: not the latch's
+        spin_started.release();
+        latch_was_set.acquire();
+        yields = before;
+    }
+}
+} // namespace
+
+TEST_CASE("a LockLatch set during its spin returns without blocking or yielding", "[latch]") {
     mini::LockLatch latch;
-    blocks = 0;
+    blocks = spins = 0;
+    mini::Watchdog dog(
+        "a waiter held in its spin, and its setter", test::watchdog_time,
+        [] { return std::uint64_t(spins.load()); },
+        [] { return "the waiter never started its spin"; });
+    std::thread setter([&] {
+        spin_started.acquire();
+        mini::LockLatch::set(&latch);
+        latch_was_set.release();
+    });
+    mini::instrument::sync_hook = &set_during_spin;
+    yields = 0;
+    latch.wait();
+    const int waiter_yields = yields;
+    mini::instrument::sync_hook = nullptr;
+    setter.join();
+    CHECK(spins == 1);
+    CHECK(blocks == 0);
+    CHECK(waiter_yields == 0);
+}
+
+// The other path, so that the counts above are not zero for want of a probe: the setter sets the
+// latch only once the waiter has spun out and is about to block. The waiter spins with
+// cpu_relax, bounded in time, and never yields: on a core shared with another runnable thread a
+// yield can give away a whole time slice, where a blocked waiter is woken by the setter.
+TEST_CASE("a LockLatch still unset after the spin blocks, without yielding, until it is set",
+          "[latch]") {
+    mini::LockLatch latch;
+    blocks = spins = 0;
     mini::instrument::sync_hook = &count_blocks;
     mini::Watchdog dog(
         "a waiter that should block, and its setter", test::watchdog_time,
@@ -52,10 +107,14 @@ TEST_CASE("a LockLatch still unset after the spin blocks until it is set", "[lat
         while (blocks.load() == 0) std::this_thread::yield();
         mini::LockLatch::set(&latch);
     });
+    yields = 0;
     latch.wait();
+    const int waiter_yields = yields;
     setter.join();
     mini::instrument::sync_hook = nullptr;
+    CHECK(spins == 1);
     CHECK(blocks == 1);
+    CHECK(waiter_yields == 0);
 }
 
 // A waiter that sees the latch set while spinning returns and destroys the latch at once; the

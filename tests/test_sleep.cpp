@@ -45,17 +45,24 @@ TEST_CASE("the waker counts the sleeper out before the woken worker runs", "[sle
     CHECK((mini::stats(pool) - before).wakeups == 1);
 }
 
-// An outside caller whose job outlasts its spins wakes a second sleeper just before it blocks:
-// woken then, from the core the caller is leaving, that worker gets a core at once, instead of
-// being woken later by the first worker's push onto the first worker's core (chapter 6). Both
-// workers of the pool sleep; the job holds its worker until the caller has passed its spins and
-// is about to block, then reads the sleepers: the inject woke one (the job's), and the caller's
-// hand-over must have woken the other. Without it the count reads 1.
+// An outside caller whose job outlasts its spin wakes a second sleeper just before it blocks
+// (wake_second_worker): woken then, while the caller's core is about to go idle, that worker
+// often gets a core at once, instead of being woken later by the first worker's push onto the
+// first worker's core (chapter 6). Both workers of the pool sleep; the job holds its worker
+// until the caller has passed its spin and is about to block. There, at Probe::lock_latch_block,
+// the pool has made two wake-ups: the inject's (the job's worker) and the caller's. Without the
+// caller's the count reads 1. (A count of sleepers read later would race with the second worker,
+// which finds nothing and may fall asleep again first.)
 namespace {
 std::atomic<bool> caller_blocked{false};
+const mini::ThreadPool* blocking_pool = nullptr;
+mini::Stats before_block{};
+std::uint64_t wakeups_at_block = 0;
 
 void note_block(mini::Probe point) {
-    if (point == mini::Probe::lock_latch_block) caller_blocked = true;
+    if (point != mini::Probe::lock_latch_block) return;
+    wakeups_at_block = (mini::stats(*blocking_pool) - before_block).wakeups;
+    caller_blocked = true;
 }
 } // namespace
 
@@ -66,12 +73,13 @@ TEST_CASE("an outside caller about to block wakes a second sleeper first", "[sle
     while (pool.sleep().sleepers() != 2) std::this_thread::yield();
     ++progress;
     caller_blocked = false;
+    blocking_pool = &pool;
+    before_block = mini::stats(pool);
     mini::instrument::sync_hook = &note_block;
-    const std::uint64_t sleepers_after_block = pool.install([&] {
+    pool.install([&] {
         while (!caller_blocked.load()) std::this_thread::yield();
         ++progress;
-        return pool.sleep().sleepers();
     });
     mini::instrument::sync_hook = nullptr;
-    CHECK(sleepers_after_block == 0);
+    CHECK(wakeups_at_block == 2);
 }

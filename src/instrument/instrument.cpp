@@ -77,6 +77,7 @@ bool recorded(Probe what) {
     case Probe::worker_start:
     case Probe::spawn:
     case Probe::steal_before_buffer:
+    case Probe::lock_latch_spin:
     case Probe::lock_latch_block:
     case Probe::scope_spawned: return false;
     default: return true;

@@ -3,15 +3,17 @@
 // SpinLatch is for a worker that waits on a job it pushed (join's B): the worker does not block on
 // it but keeps finding work (ThreadPool's wait_until) and probes it between jobs, so it may also
 // fall asleep in the pool's sleep protocol; setting it must then wake it.
-// LockLatch is for a thread outside the pool, with no work to do: it probes a while, then blocks.
+// LockLatch is for a thread outside the pool, with no work to do: it spins a few microseconds,
+// then blocks.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <thread>
 
+#include <mini/cpu_relax.hpp>
 #include <mini/probe.hpp>
 #include <mini/sabotage.hpp>
 #include <mini/sleep.hpp>
@@ -67,25 +69,24 @@ private:
 
 class LockLatch {
 public:
-    // How many probes, each followed by a yield, before the waiter blocks. A tiny job from
-    // outside (compare's round trip) is often done within a few: then neither side makes a
-    // futex call, since glibc's notify_all with no waiter and an uncontended mutex stay in user
-    // space. A long job costs the caller this many yields, then it blocks as before.
-    static constexpr int spins_until_block = 32;
+    // How long the waiter spins on the flag, with cpu_relax, before it blocks. A tiny job from
+    // outside (compare's round trip) is often done within it: then neither side makes a futex
+    // call, since glibc's notify_all with no waiter and an uncontended mutex stay in user space.
+    // A time, not a count of yields: on a core shared with another runnable thread, each yield
+    // can give that thread a whole time slice (milliseconds), while a blocked waiter is woken by
+    // the setter's futex wake and may run at once (chapter 6, "A busy machine").
+    static constexpr std::chrono::nanoseconds spin_time_before_block = std::chrono::microseconds(1);
 
-    // before_block runs once, only if the latch is still unset after the spins, just before the
-    // waiter blocks (the pool hands over the core the waiter leaves: in_worker_cold).
+    // before_block runs once, only if the latch is still unset after the spin, just before the
+    // waiter blocks (the pool wakes a second worker there: in_worker_cold).
     // ANCHOR: lock_latch_wait
     template <class BeforeBlock>
     void wait(BeforeBlock&& before_block) {
-        for (int i = 0; i < spins_until_block; ++i) {
-            if (set_.load(std::memory_order_acquire)) {
-                // The setter may still be inside set(), between the store and its unlock: take
-                // the mutex once, so that this frame (and the latch in it) outlives set().
-                std::lock_guard lock(mutex_);
-                return;
-            }
-            std::this_thread::yield();
+        if (spin()) {
+            // The setter may still be inside set(), between the store and its unlock: take
+            // the mutex once, so that this frame (and the latch in it) outlives set().
+            std::lock_guard lock(mutex_);
+            return;
         }
         before_block();
         // Only a probe can tell a test that the spin returned: a set latch passes cv_.wait's
@@ -107,6 +108,23 @@ public:
     }
 
 private:
+    // True if the latch is set within spin_time_before_block of the first load that found it
+    // unset. Each round loads the flag before it reads the clock, and the clock starts after
+    // Probe::lock_latch_spin: a latch set while a test holds the waiter there is seen, however
+    // long the hold lasted.
+    // ANCHOR: lock_latch_spin
+    bool spin() noexcept {
+        if (set_.load(std::memory_order_acquire)) return true;
+        probe(Probe::lock_latch_spin, this);
+        const auto until = std::chrono::steady_clock::now() + spin_time_before_block;
+        for (;;) {
+            if (set_.load(std::memory_order_acquire)) return true;
+            if (std::chrono::steady_clock::now() >= until) return false;
+            cpu_relax();
+        }
+    }
+    // ANCHOR_END: lock_latch_spin
+
     std::mutex mutex_;
     std::condition_variable cv_;
     std::atomic<bool> set_{false};

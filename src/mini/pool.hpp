@@ -136,8 +136,8 @@ private:
         auto body = [&op](bool injected) { return call(op, *WorkerThread::current(), injected); };
         StackJob<LockLatch, decltype(body)> job(std::move(body));
         inject(job.as_job_ref());
-        // No work to do here: spin a while, then block until a worker ran it.
-        job.latch().wait([this] { hand_over_core(); });
+        // No work to do here: spin a few microseconds, then block until a worker ran it.
+        job.latch().wait([this] { wake_second_worker(); });
         return job.into_result();
     }
     // ANCHOR_END: in_worker_cold
@@ -157,18 +157,18 @@ private:
     }
     // ANCHOR_END: in_worker_cross
 
-    // An outside caller whose job outlasted its spins is about to block, and its core to go
+    // An outside caller whose job outlasted its spin is about to block, and its core to go
     // idle. If every worker sleeps but the one the inject woke, that job is likely a big one
-    // that will fork: wake a second sleeper now, from this core, and it runs here (or on its own
-    // last core, if that is idle). Woken later by the first worker's push, once this core is
-    // idle, the kernel often puts it on the pusher's core, where it waits a time slice or more
-    // while this one stays idle (chapter 6). In a busier pool awake workers will steal from
-    // the first one, and the wake would only cost CPU.
-    // ANCHOR: hand_over_core
-    void hand_over_core() {
+    // that will fork: wake a second sleeper now. The kernel picks its core; woken from here, it
+    // often gets this one, idle once the caller blocks. Woken later by the first worker's push,
+    // it often lands on the pusher's core, where it waits a time slice or more while this one
+    // stays idle (chapter 6). In a busier pool awake workers will steal from the first one, and
+    // the wake would only cost CPU.
+    // ANCHOR: wake_second_worker
+    void wake_second_worker() {
         if (sleep_.sleepers() + 1 == num_threads()) sleep_.new_internal_job();
     }
-    // ANCHOR_END: hand_over_core
+    // ANCHOR_END: wake_second_worker
 
     // Its mutex and counters, written on every sleep and wake, on lines of their own (see
     // cache_line), as the member they were: make_shared honours the alignment.

@@ -41,7 +41,9 @@ enum class Probe : std::uint8_t {
     spawn,      // a pool is about to start a worker thread (a test may throw here, as
                 // std::thread's constructor does when the system refuses a thread)
     steal_before_buffer, // Stealer::steal has read bottom, not yet the buffer pointer
-    lock_latch_block, // LockLatch::wait found the latch unset after its spins, ran its
+    lock_latch_spin,  // LockLatch::wait found the latch unset and starts its timed spin; object:
+                      // the latch
+    lock_latch_block, // LockLatch::wait found the latch unset after its spin, ran its
                       // before_block and blocks on the condition variable; object: the latch
     scope_spawned, // Scope::spawn has published a job (counted before, or in the COUNT_AFTER_PUSH
                    // build not yet); object: the job
