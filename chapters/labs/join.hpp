@@ -55,7 +55,7 @@ auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
     auto body_b = [&b](bool migrated) { return call(b, FnContext(migrated)); };
     StackJob<SpinLatch, decltype(body_b)> job_b(std::move(body_b), &worker.pool().sleep());
     const JobRef ref_b = job_b.as_job_ref();
-    // LAB: push step 1: push B onto your own deque, then run A yourself (into result_a)
+    // LAB: push step 1: push B onto your own deque, then run A yourself with run_a (into result_a)
     #error "lab: step push is not written yet (write it, then delete this line)"
     // LAB_END: push
 
