@@ -153,8 +153,12 @@ class Holes(unittest.TestCase):
             self.assertEqual({n: s for n, s in status.items() if s != "missing"},
                              {"counted_out": "absent"} if lab == "sleep" else {}, lab)
             solved = (prove.OLD_SOLVED / Path(dst).name).read_text()
-            self.assertEqual(set(v.classify(solved, source).values()) - {"same", "absent"},
-                             {"written"} if lab == "sleep" else set(), lab)
+            # Steps whose source changed since: sleep's wait (its bookkeeping moved into the
+            # helper) and join's push (A now runs through run_a, chapter 7): the older solved
+            # copy differs there, and grades as the learner's own lines.
+            changed = {"sleep": {"wait": "written"}, "join": {"push": "written"}}.get(lab, {})
+            self.assertEqual({n: s for n, s in v.classify(solved, source).items()
+                              if s not in ("same", "absent")}, changed, lab)
 
     def test_a_hole_that_keeps_its_error_line_is_written(self):
         mine = labs.fill(SRC, {"one": [labs.hole_statement("one", "    "), "    fence(); // why"]})
