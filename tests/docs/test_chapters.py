@@ -212,6 +212,14 @@ class Console(unittest.TestCase):
         with self.tree(("echo 'run 0: 12.5 ms, 3 wakes' | varies: ms", block)) as t:
             self.assertEqual(t.run("check", "--console")[0], 1)  # a word differs: not the shape
 
+    def test_a_source_line_number_is_never_a_varying_number(self):
+        block = "$ echo 'pc 0x12 in set src/mini/latch.hpp:39'\npc 0x34 in set src/mini/latch.hpp:39\n"
+        with self.tree(("echo 'pc 0x12 in set src/mini/latch.hpp:39' | varies: pc", block)) as t:
+            self.assertEqual(t.run("check", "--console")[0], 0)  # the address varies
+        moved = block.replace("pc 0x34 in set src/mini/latch.hpp:39", "pc 0x34 in set src/mini/latch.hpp:58")
+        with self.tree(("echo 'pc 0x12 in set src/mini/latch.hpp:39' | varies: pc", moved)) as t:
+            self.assertEqual(t.run("check", "--console")[0], 1)  # the line moved: stale
+
     def test_first_line_must_be_the_command(self):
         with self.tree(("echo a", "$ echo b\na\n")) as t:
             code, out = t.run("check", "--console")
