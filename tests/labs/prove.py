@@ -74,6 +74,8 @@ def main(argv=None):
     ap.add_argument("--rows", help="comma-separated catalogue rows (default: every row of the "
                     "lab's file)")
     ap.add_argument("--tsan", action="store_true", help="grade with TSan too")
+    ap.add_argument("--fresh", action="store_true", help="forget the results kept from earlier "
+                    "runs in the scratch (a proof then rebuilds and reruns every check once)")
     ap.add_argument("--variants", action="store_true", help="instead of the catalogue's rows, "
                     "grade the lab's fixtures of tests/labs/variants.ini, each as it intends")
     args = ap.parse_args(argv)
@@ -87,7 +89,7 @@ def main(argv=None):
               + (f": {problem}" if problem else ""), flush=True)
 
     try:
-        g = grade.Grader(lab, args.scratch.resolve(), args.tsan, progress=False)
+        g = grade.Grader(lab, args.scratch.resolve(), args.tsan, progress=False, fresh=args.fresh)
         t0 = time.monotonic()
         result = g.grade((labs.REPO / lab.skeleton).read_text())
         claim("the skeleton: every step missing", None if all(r.status == "missing" for r in result)
