@@ -258,7 +258,7 @@ class Grader:
                 alone = {n: f"{failed} (only together: each alone passes)" for n in undecided}
             for n, detail in alone.items():
                 if n in undecided:
-                    out[n] = v.Verdict(n, "", "wrong", name, detail)
+                    out[n] = v.Verdict(n, "", "wrong", name, v.for_step(n, detail))
             building = [n for n in building if n not in alone]
             undecided = [n for n in undecided if n not in out]
         if any(s in ("same", "absent") for s in status.values()):
@@ -290,6 +290,9 @@ class Grader:
     def judge_model(self, n, body):
         """The model's verdict of a written step: None when each of its model rows finds the
         line's effect in the step."""
+        for row in self.rows:
+            if row.step == n and row.mutant.expect == "model" and v.never_waits(body, row):
+                return v.Verdict(n, "", "wrong", "model", v.NO_WAIT)
         for row in self.rows:
             if row.step != n or row.mutant.expect != "model" or v.has_effect(body, row.statement):
                 continue

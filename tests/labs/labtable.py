@@ -31,7 +31,9 @@ LABS = {
     "sleep": Lab("sleep", ("test_pool", "test_sleep", "test_latch"),
                  ("the re-check catches a job published between the last search and registering",
                   "the re-check sees the terminate latch set between the last search and "
-                  "registering", "the waker counts the sleeper out before the woken worker runs"),
+                  "registering", "the waker counts the sleeper out before the woken worker runs",
+                  "a registered sleeper holds the sleep mutex through its re-check",
+                  "a publisher that reads no sleeper does not take the sleep mutex"),
                  # The sleep's stress is lost_wakeup alone: its round trips are the protocol's
                  # hot path. fib's joins (a second driver, a rebuild as long as the tests') add
                  # nothing test_pool's every-job-once tree of 100,000 joined jobs does not.
