@@ -95,7 +95,7 @@ class Grader:
         self.models = mutants.Runner(scratch, [], self.log, False)
         self.source = labs.marked(lab.name)  # the source with its steps' markers
         self.rows = v.rows(lab.source, self.source)
-        self.checks = [("compile", self.compile), ("unit", self.unit), ("forced", self.forced),
+        self.checks = [("compile", self.compile_check), ("unit", self.unit), ("forced", self.forced),
                        ("stress", self.stress)] + ([("tsan", self.tsan)] if tsan else [])
         self.tree = tree_hash(scratch, lab.source)
         if fresh:
@@ -129,17 +129,22 @@ class Grader:
 
     # --- the checks: each takes the text to build and returns None (passed) or what failed ---
 
-    def compile(self, text, preset="release", drivers=False):
-        """The lab's test programs (and with `drivers`, its drivers too, which only the stress
-        runs need: a row the tests kill never waits for them)."""
+    def compile(self, text, preset="release", drivers=False, targets=None):
+        """The lab's test programs, or `targets` (and with `drivers`, its drivers too, which only
+        the stress runs need: a row the tests kill never waits for them)."""
         self.put(text)
-        rc, out = self.presets.try_build(preset, list(self.lab.tests)
+        rc, out = self.presets.try_build(preset, list(targets or self.lab.tests)
                                          + (self.drivers() if drivers else []))
         if rc == 0:
             return None
         errors = v.compile_errors(out, self.scratch / self.lab.source, text)
         first = re.search(r"error: ([^\n]*)", out)
         return errors or {None: first.group(1) if first else f"see {self.log}"}
+
+    def compile_check(self, text):
+        """The compile check: the smallest build that compiles every line of the lab's file (for
+        sleep, the library; a step the model then judges never waits for the tests' build)."""
+        return self.compile(text, targets=self.lab.compiles)
 
     def drivers(self):
         return sorted({argv[0] for argv in self.lab.stress})

@@ -15,6 +15,9 @@ class Lab:
     forced: tuple  # the ctest names (after "exe.") that force an interleaving
     stress: tuple  # driver command lines, run under their watchdog
     titles: dict  # hole -> (title, section to re-read)
+    # The targets whose build compiles every line of the lab's file, template bodies instantiated
+    # (the compile check); empty: the test programs.
+    compiles: tuple = ()
 
     @property
     def source(self):
@@ -46,7 +49,9 @@ LABS = {
                   "counted_out": ("step 5's helper, wait_counted_out", SLEEP),
                   "injected": ("publish side, new_injected_job", SLEEP),
                   "latch": ("publish side, latch_is_set", SLEEP),
-                  "wake": ("the waker, wake", WAKER)}),
+                  "wake": ("the waker, wake", WAKER)},
+                 # the library: pool.cpp includes sleep.hpp and instantiates Sleep::sleep
+                 compiles=("mini",)),
     "join": Lab("join", ("test_join",),
                 ("an owner whose B was stolen runs other jobs while it waits",
                  "a push onto a non-empty deque wakes a sleeper, which takes the stranded B1"),

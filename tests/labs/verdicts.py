@@ -245,8 +245,8 @@ def for_step(step, detail):
     return NOT_RECHECKED.sub(
         r", while \1 was asleep and not counted as a sleeper: with your step a sleeper stays "
         r"blocked after a waker counted it out and notified it, or was never counted in (the "
-        r"replay's 'waited without re-checking' assumes the book's wait; your re-check is not "
-        r"in question)", detail)
+        r"replay's own guess blames the re-check, as if your other lines were the book's: your "
+        r"re-check is not in question)", detail)
 
 
 def model_detail(row, symptom, missing=False):
