@@ -6,7 +6,12 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <semaphore>
+#include <string>
 #include <thread>
+#include <type_traits>
+#include <utility>
 
 #include "helpers.hpp"
 
@@ -82,4 +87,78 @@ TEST_CASE("an outside caller about to block wakes a second sleeper first", "[sle
     });
     mini::instrument::sync_hook = nullptr;
     CHECK(wakeups_at_block == 2);
+}
+
+// The two rules of the sleep mutex that no count shows, tested on a Sleep of the test's own: a
+// registered sleeper holds the mutex until it is inside wait(), and a publisher that reads no
+// sleeper never takes it. The test looks at the mutex from outside: Sleep is a standard-layout
+// class whose first member is its mutex, so the two are pointer-interconvertible.
+namespace {
+static_assert(std::is_standard_layout_v<mini::Sleep>);
+std::mutex& mutex_of(mini::Sleep& sleep) { return *reinterpret_cast<std::mutex*>(&sleep); }
+} // namespace
+
+// A sleeper that unlocks between registering and waiting (to re-check, say) lets a waker count it
+// out and notify before it waits: the notify reaches nobody, and it sleeps with a job pending.
+// The test's re-check (its has_work) holds the sleeper there, registered, and tries the mutex.
+TEST_CASE("a registered sleeper holds the sleep mutex through its re-check", "[sleep]") {
+    mini::Sleep sleep;
+    std::binary_semaphore in_recheck{0}, go_on{0};
+    std::atomic<std::uint64_t> steps{0};
+    mini::Watchdog dog(
+        "holding a sleeper in its re-check", test::watchdog_time, [&] { return steps.load(); },
+        [&] {
+            return std::to_string(steps.load()) + " of 2 steps: the sleeper, with " +
+                   std::to_string(sleep.sleepers()) + " sleepers registered, never re-checked " +
+                   "or never returned after a re-check that found work";
+        });
+    std::thread sleeper([&] {
+        bool first = true;
+        sleep.sleep([&] { // the re-check: it finds work, so the sleeper backs out without waiting
+            if (std::exchange(first, false)) {
+                in_recheck.release();
+                go_on.acquire();
+            }
+            return true;
+        });
+        ++steps;
+    });
+    in_recheck.acquire();
+    ++steps;
+    const std::uint64_t registered = sleep.sleepers();
+    const bool mutex_free = mutex_of(sleep).try_lock();
+    if (mutex_free) mutex_of(sleep).unlock();
+    go_on.release();
+    sleeper.join();
+    CHECK(registered == 1);
+    CHECK_FALSE(mutex_free); // free: a waker could notify now, before the wait
+    CHECK(sleep.sleepers() == 0);
+}
+
+// A publisher that reads 0 sleepers wakes nobody without taking the mutex (`if (sleepers > 0)`):
+// else every publish, a push or a latch set, would contend for the one sleep mutex. The test holds
+// the mutex while a publisher of each kind publishes with nobody asleep: each must return.
+TEST_CASE("a publisher that reads no sleeper does not take the sleep mutex", "[sleep]") {
+    mini::Sleep sleep;
+    std::atomic<std::uint64_t> published{0}, read{0};
+    mini::Watchdog dog(
+        "publishing with no sleeper while the test holds the sleep mutex", test::watchdog_time,
+        [&] { return published.load(); },
+        [&] {
+            return std::to_string(published.load()) + " of 2 publishers returned: the next one "
+                   "waits for the sleep mutex although there are " +
+                   std::to_string(sleep.sleepers()) + " sleepers";
+        });
+    {
+        std::lock_guard held(mutex_of(sleep));
+        std::thread publisher([&] {
+            read += sleep.new_injected_job();
+            ++published;
+            read += sleep.latch_is_set();
+            ++published;
+        });
+        publisher.join();
+    }
+    CHECK(published == 2);
+    CHECK(read == 0);
 }

@@ -12,12 +12,15 @@ cost: the model check, which reads the lines that no run on this machine can sho
 compile; the unit tests; the forced interleavings; the stress runs under their watchdog; TSan if
 asked. A step left empty is `missing`; a step that a check fails is `wrong`, with what failed and
 the section to re-read; a step with the source's code takes the verdict of the source's own run
-(the baseline, run once). When a run fails with more than one step of yours in it, each is
-built alone with the others from the source, to say which. Exit codes: 0 every step ok, 1 some
+(the baseline). When a run fails with more than one step of yours in it, each is built alone
+with the others from the source, to say which. Every check's result is kept in the scratch
+(labs-results.json), keyed by everything it depends on: a text graded before, the baseline, or
+a step built alone before, is not built or run again. Exit codes: 0 every step ok, 1 some
 step is not, 2 usage, broken markers, or a build or baseline that fails for another reason.
 """
 import argparse
 import hashlib
+import json
 import re
 import sys
 import time
@@ -31,9 +34,62 @@ sys.path.insert(0, str(labs.REPO / "tests" / "mutants"))
 import mutants  # noqa: E402  the scratch copy, the model check and the symptoms
 from presets import Presets  # noqa: E402
 
+# The files of the scratch copy that a build, a test or a model reads: the key of every kept
+# result hashes them all (the lab's own file aside: its text is part of the key).
+TREE = ("src", "tests", "apps", "cmake", "CMakeLists.txt", "CMakePresets.json")
+
+
+def tree_hash(root, leave_out):
+    h = hashlib.sha256()
+    for top in TREE:
+        paths = [root / top] if (root / top).is_file() else sorted((root / top).rglob("*"))
+        for path in paths:
+            rel = path.relative_to(root).as_posix()
+            if path.is_file() and rel != leave_out and "__pycache__" not in rel:
+                h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+class Results:
+    """The checks' results, kept in a JSON file across gradings and runs of the proof (None: in
+    memory only). A key is the hash of everything the result depends on; a result is JSON (None
+    for a check that passed)."""
+    LIMIT = 4000  # entries kept, the newest
+
+    def __init__(self, path=None):
+        self.path, self.kept = path, {}
+        if path and path.is_file():
+            try:
+                self.kept = json.loads(path.read_text())
+            except ValueError:
+                self.kept = {}
+
+    @staticmethod
+    def key(*parts):
+        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+    def get(self, key):
+        """(True, result) if kept, else (False, None)."""
+        return (True, self.kept[key]) if key in self.kept else (False, None)
+
+    def put(self, key, result):
+        self.kept.pop(key, None)
+        self.kept[key] = result
+        while len(self.kept) > self.LIMIT:
+            self.kept.pop(next(iter(self.kept)))
+        if self.path:
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.kept))
+            tmp.replace(self.path)
+
+
 class Grader:
-    def __init__(self, lab, scratch, tsan=False, progress=True):
-        self.lab, self.scratch, self.progress = lab, scratch, progress
+    def __init__(self, lab, scratch, tsan=False, progress=True, fresh=False, eager=False):
+        # eager: the test programs' build takes the stress driver along (a learner's grade: the
+        # driver's one long file compiles on the core the tests leave idle, and most learners' files
+        # reach the stress); the proof's rows, mostly killed by the tests, build it only for the
+        # stress
+        self.lab, self.scratch, self.progress, self.eager = lab, scratch, progress, eager
         scratch.mkdir(parents=True, exist_ok=True)
         mutants.sync_scratch(labs.REPO, scratch)
         for src, _ in labs.LABS.values():  # a previous grading's file, back to the source
@@ -43,8 +99,12 @@ class Grader:
         self.models = mutants.Runner(scratch, [], self.log, False)
         self.source = labs.marked(lab.name)  # the source with its steps' markers
         self.rows = v.rows(lab.source, self.source)
-        self.checks = [("compile", self.compile), ("unit", self.unit), ("forced", self.forced),
+        self.checks = [("compile", self.compile_check), ("unit", self.unit), ("forced", self.forced),
                        ("stress", self.stress)] + ([("tsan", self.tsan)] if tsan else [])
+        self.tree = tree_hash(scratch, lab.source)
+        if fresh:
+            (scratch / "labs-results.json").unlink(missing_ok=True)
+        self.results = Results(scratch / "labs-results.json")
 
     def say(self, msg):
         if self.progress:
@@ -55,13 +115,29 @@ class Grader:
         if path.read_text() != text:
             path.write_text(text)
 
+    def run(self, name, text, doing=None):
+        """The check `name` on `text`: None (passed) or what failed, from the kept results when
+        this tree and this text were checked before. `doing` is said when it runs."""
+        lab = self.lab
+        key = Results.key(self.tree, name, lab.name, list(lab.tests), list(lab.forced),
+                          [list(a) for a in lab.stress], text)
+        hit, result = self.results.get(key)
+        if hit:
+            return {(n or None): m for n, m in result} if name == "compile" and result else result
+        if doing:
+            self.say(doing)
+        result = dict(self.checks)[name](text)
+        self.results.put(key, [[n or "", m] for n, m in result.items()]
+                         if name == "compile" and result else result)
+        return result
+
     # --- the checks: each takes the text to build and returns None (passed) or what failed ---
 
-    def compile(self, text, preset="release", drivers=False):
-        """The lab's test programs (and with `drivers`, its drivers too, which only the stress
-        runs need: a row the tests kill never waits for them)."""
+    def compile(self, text, preset="release", drivers=False, targets=None):
+        """The lab's test programs, or `targets` (and with `drivers`, its drivers too, which only
+        the stress runs need: a row the tests kill never waits for them)."""
         self.put(text)
-        rc, out = self.presets.try_build(preset, list(self.lab.tests)
+        rc, out = self.presets.try_build(preset, list(targets or self.lab.tests)
                                          + (self.drivers() if drivers else []))
         if rc == 0:
             return None
@@ -69,11 +145,16 @@ class Grader:
         first = re.search(r"error: ([^\n]*)", out)
         return errors or {None: first.group(1) if first else f"see {self.log}"}
 
+    def compile_check(self, text):
+        """The compile check: the smallest build that compiles every line of the lab's file (for
+        sleep, the library; a step the model then judges never waits for the tests' build)."""
+        return self.compile(text, targets=self.lab.compiles)
+
     def drivers(self):
         return sorted({argv[0] for argv in self.lab.stress})
 
     def ctest(self, text, names, exclude=(), preset="release", label="unit"):
-        failed = self.compile(text, preset)
+        failed = self.compile(text, preset, drivers=self.eager and preset == "release")
         if failed:
             return "does not compile: " + next(iter(failed.values()))
         def full(ns):
@@ -118,31 +199,26 @@ class Grader:
         return self.ctest(text, None, preset="tsan")
 
     def model(self, row):
-        """What the row's model variant finds (None: nothing)."""
-        return self.models.failure(mutants.CHECKS[0], row.mutant)
+        """What the row's model variant finds (None: nothing), kept like the checks' results."""
+        m = row.mutant.model
+        key = Results.key(self.tree, "model", m.file, m.variant)
+        hit, result = self.results.get(key)
+        if hit:
+            return tuple(result) if result else None
+        result = self.models.failure(mutants.CHECKS[0], row.mutant)
+        self.results.put(key, list(result) if result else None)
+        return result
 
     # --- grading ---
 
     def baseline(self):
-        """Run every check on the source once (cached by the scratch's content): the verdict of
-        a step written as in the source. RuntimeError if the source fails a check."""
-        self.put(self.source)  # the key is the source's, not the last grading's file
-        h = hashlib.sha256()
-        for d in ("src", "tests", "apps", "cmake"):
-            for path in sorted((self.scratch / d).rglob("*")):
-                if path.is_file() and path.suffix in (".hpp", ".cpp", ".txt", ".cmake", ".h"):
-                    h.update(path.name.encode() + path.read_bytes())
-        h.update(repr([c for c, _ in self.checks]).encode())
-        stamp = self.scratch / f"baseline-{self.lab.name}.ok"
-        if stamp.is_file() and stamp.read_text() == h.hexdigest():
-            return
-        for name, check in self.checks:
-            self.say(f"baseline (the source): {name}")
-            failed = check(self.source)
+        """Every check on the source (kept, so run once per tree): the verdict of a step written
+        as in the source. RuntimeError if the source fails a check."""
+        for name, _ in self.checks:
+            failed = self.run(name, self.source, f"baseline (the source): {name}")
             if failed:
                 raise RuntimeError(f"the source itself fails the {name} check ({failed}); see "
                                    f"{self.log}")
-        stamp.write_text(h.hexdigest())
 
     def grade(self, reader):
         """[Verdict] of each hole, in order. The reader's whole file is built and tested first,
@@ -161,8 +237,7 @@ class Grader:
             return v.compose(reader, self.source, [n for n in status if n not in building
                                                    and status[n] != "same"])
         while building:  # the compile: until it passes, each error blames its step
-            self.say(f"compile: your file, steps {', '.join(building)}")
-            failed = self.compile(text())
+            failed = self.run("compile", text(), f"compile: your file, steps {', '.join(building)}")
             if not failed:
                 break
             for n, msg in self.blame_compile(failed, building, status).items():
@@ -174,26 +249,25 @@ class Grader:
             if verdict:
                 out[n] = verdict
                 undecided.remove(n)
-        for name, check in self.checks[1:]:  # the runs, on the whole file
+        for name, _ in self.checks[1:]:  # the runs, on the whole file
             if not undecided:
                 break
-            self.say(f"{name}: your file, steps {', '.join(building)}")
-            failed = check(text())
+            failed = self.run(name, text(), f"{name}: your file, steps {', '.join(building)}")
             if not failed:
                 continue
             alone = {building[0]: failed} if len(building) == 1 else {}
             for n in (building if len(building) > 1 else []):
-                self.say(f"{name}: step {n} alone, the others from the source")
-                if self.compile(labs.fill(self.source, {n: bodies[n]})):
+                alone_text = labs.fill(self.source, {n: bodies[n]})
+                if self.run("compile", alone_text):
                     continue  # it needs another of the reader's steps to compile: not alone
-                f = check(labs.fill(self.source, {n: bodies[n]}))
+                f = self.run(name, alone_text, f"{name}: step {n} alone, the others from the source")
                 if f:
                     alone[n] = f
             if not alone:
                 alone = {n: f"{failed} (only together: each alone passes)" for n in undecided}
             for n, detail in alone.items():
                 if n in undecided:
-                    out[n] = v.Verdict(n, "", "wrong", name, detail)
+                    out[n] = v.Verdict(n, "", "wrong", name, v.for_step(n, detail))
             building = [n for n in building if n not in alone]
             undecided = [n for n in undecided if n not in out]
         if any(s in ("same", "absent") for s in status.values()):
@@ -225,6 +299,9 @@ class Grader:
     def judge_model(self, n, body):
         """The model's verdict of a written step: None when each of its model rows finds the
         line's effect in the step."""
+        for row in self.rows:
+            if row.step == n and row.mutant.expect == "model" and v.never_waits(body, row):
+                return v.Verdict(n, "", "wrong", "model", v.NO_WAIT)
         for row in self.rows:
             if row.step != n or row.mutant.expect != "model" or v.has_effect(body, row.statement):
                 continue
@@ -258,6 +335,8 @@ def main(argv=None):
                     "chapters/labs/LAB.hpp, which you edit)")
     ap.add_argument("--tsan", action="store_true", help="ThreadSanitizer last (one more build)")
     ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    ap.add_argument("--fresh", action="store_true", help="forget the results kept from earlier "
+                    "gradings (build/labs-scratch/labs-results.json) and check everything again")
     ap.add_argument("--scratch", type=Path, default=labs.REPO / "build" / "labs-scratch",
                     help="scratch copy with its build trees (default: build/labs-scratch)")
     args = ap.parse_args(argv)
@@ -265,7 +344,8 @@ def main(argv=None):
     path = args.file or labs.REPO / lab.skeleton
     start = time.monotonic()
     try:
-        grader = Grader(lab, args.scratch.resolve(), args.tsan, not args.quiet)
+        grader = Grader(lab, args.scratch.resolve(), args.tsan, not args.quiet, args.fresh,
+                        eager=True)
         result = grader.grade(path.read_text())
     except (OSError, labs.LabError) as e:
         print(f"grade: {e}", file=sys.stderr)

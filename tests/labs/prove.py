@@ -18,6 +18,7 @@ Prints one line per claim and the seconds it took; exit 0 when every claim holds
 2 when grading itself failed (a build, the baseline).
 """
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -64,6 +65,8 @@ def judge_variant(variant, result):
                 + (", ".join(f"{r.step} {r.status}" for r in bad) or "every step ok"))
     if bad[0].check not in variant.checks:
         return f"{variant.step} decided by {bad[0].check or 'nothing'}, expected {variant.checks}"
+    if variant.says and not re.search(variant.says, bad[0].line()):
+        return f"{variant.step}'s verdict does not say /{variant.says}/"
     return None
 
 
@@ -71,9 +74,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("lab", choices=sorted(grade.LABS))
     ap.add_argument("--scratch", type=Path, default=labs.REPO / "build" / "labs-scratch")
-    ap.add_argument("--rows", help="comma-separated catalogue rows (default: every row of the "
-                    "lab's file)")
+    ap.add_argument("--rows", help="comma-separated catalogue rows, or with --variants the "
+                    "fixtures, to grade (default: all of the lab's)")
     ap.add_argument("--tsan", action="store_true", help="grade with TSan too")
+    ap.add_argument("--fresh", action="store_true", help="forget the results kept from earlier "
+                    "runs in the scratch (a proof then rebuilds and reruns every check once)")
     ap.add_argument("--variants", action="store_true", help="instead of the catalogue's rows, "
                     "grade the lab's fixtures of tests/labs/variants.ini, each as it intends")
     args = ap.parse_args(argv)
@@ -87,7 +92,7 @@ def main(argv=None):
               + (f": {problem}" if problem else ""), flush=True)
 
     try:
-        g = grade.Grader(lab, args.scratch.resolve(), args.tsan, progress=False)
+        g = grade.Grader(lab, args.scratch.resolve(), args.tsan, progress=False, fresh=args.fresh)
         t0 = time.monotonic()
         result = g.grade((labs.REPO / lab.skeleton).read_text())
         claim("the skeleton: every step missing", None if all(r.status == "missing" for r in result)
@@ -102,6 +107,8 @@ def main(argv=None):
               "every step ok", None if all(r.status == "ok" for r in result)
               else "; ".join(r.line() for r in result if r.status != "ok"), t0)
         for variant in (v.variants(lab.name) if args.variants else []):
+            if args.rows and variant.name not in args.rows.split(","):
+                continue
             t0 = time.monotonic()
             result = g.grade(variant.text(g.source))
             claim(f"variant {variant.name} ({variant.why}) -> "

@@ -31,6 +31,7 @@ class Toy(grade.Grader):
         self.finds = finds  # what the model finds when a row's statement is not in its step
         self.checks = [("compile", self.compile), ("unit", self.unit)]
         self.builds, self.baselines = [], 0
+        self.tree, self.results = "", grade.Results()  # kept in memory only
 
     def compile(self, text, preset="release", drivers=False):
         self.builds.append(text)
@@ -113,20 +114,46 @@ class WholeFile(unittest.TestCase):
         self.assertEqual(verdicts(result), {"one": ("wrong", "unit"), "two": ("ok", "")})
 
 
-class Baseline(unittest.TestCase):
+class Kept(unittest.TestCase):
     def test_the_baseline_is_kept_across_gradings(self):
+        g = Toy()
+        runs = []
+        g.checks = [("compile", lambda text: runs.append(text))]
+        for _ in range(2):
+            grade.Grader.baseline(g)
+        self.assertEqual(runs, [SRC])
+
+    def test_a_text_graded_before_is_not_built_again(self):
+        g = Toy()
+        reader = mine(["    int lk = 0;"], ["    use(lk);"])
+        first = verdicts(g.grade(reader))
+        builds = len(g.builds)
+        self.assertEqual(verdicts(g.grade(reader)), first)
+        self.assertEqual(len(g.builds), builds)
+
+    def test_another_tree_or_text_is_checked_again(self):
+        g = Toy()
+        g.grade(mine(["    int lk = 0;"], ["    use(lk);"]))
+        builds = len(g.builds)
+        g.grade(mine(["    int lk = 1;"], ["    use(lk);"]))  # another text
+        self.assertGreater(len(g.builds), builds)
+        builds = len(g.builds)
+        g.tree = "another"  # a test or a source outside the lab's file changed
+        g.grade(mine(["    int lk = 1;"], ["    use(lk);"]))
+        self.assertGreater(len(g.builds), builds)
+
+    def test_kept_results_outlive_the_grader_compile_errors_included(self):
         with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "labs-results.json"
             g = Toy()
-            g.scratch = Path(d)
-            g.lab = Lab("sleep", (), (), (), {})  # its file: src/mini/sleep.hpp
-            (Path(d) / "src/mini").mkdir(parents=True)
-            (Path(d) / "src/mini/sleep.hpp").write_text(SRC)
-            runs = []
-            g.checks = [("compile", lambda text: runs.append(text))]
-            for reader in (mine(["    int lk = 0;"], ["    use(lk);"]), mine([], [])):
-                g.put(reader)  # a grading writes the reader's file, then asks for the baseline
-                grade.Grader.baseline(g)
-            self.assertEqual(len(runs), 1)
+            g.results = grade.Results(path)
+            reader = mine(["    int lk = 0;"], ["    use(lock);"])
+            first = [r.line() for r in g.grade(reader)]
+            h = Toy()
+            h.results = grade.Results(path)
+            self.assertEqual([r.line() for r in h.grade(reader)], first)
+            self.assertEqual(h.builds, [])
+            self.assertIn("was not declared", first[0])
 
 
 class Traces(unittest.TestCase):

@@ -91,6 +91,39 @@ class Effects(unittest.TestCase):
         self.assertEqual(ops(["lock.unlock();", "auto s = sleepers_.load();"]),
                          [("unlock",), ("load",)])
 
+    def test_the_accessor_is_a_load_a_local_of_its_name_is_not(self):
+        self.assertEqual(v.operations(["const auto n = sleepers();"]), [("load",)])
+        self.assertEqual(v.operations(["const auto n = this->sleepers();"]), [("load",)])
+        self.assertEqual(v.operations(["if (sleepers > 0) wake(true);"]), [])
+        fence = v.tokens(["std::atomic_thread_fence(std::memory_order_seq_cst);"])
+        self.assertTrue(v.has_effect(["std::atomic_thread_fence(std::memory_order_seq_cst);",
+                                      "const auto n = sleepers();"], fence))
+        self.assertFalse(v.has_effect(["const auto n = sleepers();",
+                                       "std::atomic_thread_fence(std::memory_order_seq_cst);"],
+                                      fence))
+
+    def test_a_step_with_no_wait_where_the_line_waits_is_a_busy_wait(self):
+        source = labs.marked("sleep")
+        rows = [r for r in v.rows(labs.LABS["sleep"][0], source) if r.step == "counted_out"]
+        spin = ["while (tokens_ == 0) {", "lock.unlock();", "lock.lock();", "}", "--tokens_;"]
+        loop = ["while (tokens_ == 0) cv_.wait(lock);", "--tokens_;"]
+        self.assertTrue(any(v.never_waits(spin, r) for r in rows))
+        self.assertFalse(any(v.never_waits(loop, r) for r in rows))  # the model's: tokens
+        self.assertFalse(any(v.never_waits(["cv_.wait(lock);"], r) for r in rows))
+        self.assertIn("never blocks in `cv_.wait(...)`", v.NO_WAIT)
+        self.assertNotIn("token", v.NO_WAIT)
+
+    def test_the_replays_guess_about_the_re_check_is_said_only_of_the_re_check(self):
+        detail = ("`test_pool.x`, hung: the watchdog ended it (exit 3), the watchdog's replay: lost "
+                  "wake-up: job 1 was injected by producer 0, which read 0 sleepers and notified "
+                  "nobody; worker 0 registered after that read and waited without re-checking")
+        self.assertEqual(v.for_step("recheck", detail), detail)
+        other = v.for_step("wait", detail)
+        self.assertNotIn("waited without re-checking", other)
+        self.assertIn("notified nobody, while worker 0 was asleep and not counted as a sleeper",
+                      other)
+        self.assertIn("your re-check is not in question", other)
+
     def test_a_fence_counts_only_on_its_side_of_the_load_and_the_registration(self):
         fence = v.tokens(["std::atomic_thread_fence(std::memory_order_seq_cst);"])
         self.assertTrue(v.has_effect(["std::atomic_thread_fence(std::memory_order::seq_cst);",
@@ -126,8 +159,10 @@ class Effects(unittest.TestCase):
         names = [x.name for lab in labs.LABS for x in v.variants(lab)]
         self.assertIn("lock-named-lk", names)
         (x,) = v.variants("t", "[t.a]\nintent = one unit|forced\nwhy = w\none = a;\n    b;\n")
-        self.assertEqual((x.step, x.checks, x.bodies), ("one", ("unit", "forced"),
-                                                        {"one": ["a;", "b;"]}))
+        self.assertEqual((x.step, x.checks, x.bodies, x.says), ("one", ("unit", "forced"),
+                                                                {"one": ["a;", "b;"]}, ""))
+        (x,) = v.variants("t", "[t.a]\nintent = one unit\nwhy = w\nsays = ^(?!.*x)\none = a;\n")
+        self.assertEqual((x.says, x.bodies), ("^(?!.*x)", {"one": ["a;"]}))
 
 
 class Holes(unittest.TestCase):
@@ -202,6 +237,10 @@ class Grade(unittest.TestCase):
         self.assertEqual(v.failure_detail(out), "`test_pool.the re-check catches`, hung: the "
                          "watchdog ended it (exit 3), the watchdog's replay: lost wake-up: job 1 "
                          "was injected")
+        out = ("WATCHDOG: no progress for 3.0 s while publishing: 0 of 2 returned\n"
+               "WATCHDOG: deadlock, exiting with code 3\n\t 8 - test_sleep.a publisher (Failed)\n")
+        self.assertEqual(v.failure_detail(out), "`test_sleep.a publisher`, hung: the watchdog "
+                         "ended it (exit 3), stuck while publishing: 0 of 2 returned")
 
     def test_every_lab_titles_every_hole(self):
         for name, lab in grade.LABS.items():
@@ -224,6 +263,14 @@ class Judge(unittest.TestCase):
     def row(self, expect):
         m = v.catalogue.Mutant("r", "f", ["a"], [], "b", expect)
         return v.Row(m, "two", [], "")
+
+    def test_a_variant_whose_verdict_does_not_say_what_it_must_fails(self):
+        x = v.Variant("x", "two", ("unit",), "w", {}, "^(?!.*without re-checking)")
+        ok, bad = v.Verdict("one", "", "ok"), v.Verdict("two", "", "wrong", "unit", "waited "
+                                                         "without re-checking")
+        self.assertRegex(prove.judge_variant(x, [ok, bad]), "does not say")
+        bad.detail = "stayed blocked"
+        self.assertIsNone(prove.judge_variant(x, [ok, bad]))
 
     def test_exactly_the_rows_step_by_the_expected_check(self):
         ok = v.Verdict("one", "", "ok")

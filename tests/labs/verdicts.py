@@ -42,7 +42,7 @@ def operations(lines):
     """The model's operations that some lines of C++ perform, in order, by their effect and not
     their spelling: ("fence", "seq_cst" or the weaker order), ("register",) and ("unregister",)
     for any write that adds or takes one from `sleepers_` (fetch_add, ++, += 1; fetch_sub, --,
-    -= 1), ("load",) for any other read of `sleepers_`, ("recheck",) for a call of `has_work()`
+    -= 1), ("load",) for any other read of `sleepers_` (or a call of `sleepers()`), ("recheck",) for a call of `has_work()`
     (its result may go through a bool), ("wait", alone) for `cv_.wait(ANY LOCK)`, alone when it
     is a statement of its own (not the body of a loop or an if), and ("unlock",) for a
     `NAME.unlock()`."""
@@ -64,6 +64,8 @@ def operations(lines):
                 out.append(("unregister",))
             elif nxt[:2] != [".", "store"] and nxt[:1] != ["="]:
                 out.append(("load",))
+        elif t == "sleepers" and nxt[:2] == ["(", ")"]:  # the accessor: a load of sleepers_
+            out.append(("load",))
         elif t == "has_work" and nxt[:2] == ["(", ")"]:
             out.append(("recheck",))
         elif t == "cv_" and nxt[:2] == [".", "wait"]:
@@ -212,6 +214,41 @@ class Verdict:
         return "\n".join([self.line()] + [f"    {l}" for l in self.trace])
 
 
+# A step with no wait on the condition variable where the book's line waits: the model's
+# counterexample (about tokens, say) would answer a question the learner did not ask.
+NO_WAIT = ("your step never blocks in `cv_.wait(...)`: a loop that spins or yields instead keeps "
+           "a core busy (and the mutex, unless it unlocks), and only a thread blocked in the wait "
+           "releases the mutex for the waker as one step and is woken by its notify; wait once "
+           "on `cv_` with the lock you were given")
+
+
+def never_waits(body, row):
+    """Whether the row's line is a wait on the condition variable and the step `body` has none
+    (a busy-wait)."""
+    want = operations([" ".join(row.statement)])
+    return bool(want) and want[0][0] == "wait" and not any(op[0] == "wait"
+                                                           for op in operations(body))
+
+
+# The watchdog's replay infers a lost wake-up's cause from the events, assuming the book's steps
+# around the one that failed: "registered after that read and waited without re-checking". Said
+# of a step other than the re-check, it points at a line the learner did not write.
+NOT_RECHECKED = re.compile(r"; (\S+(?: \d+)?) registered after that read and waited without "
+                           r"re-checking")
+
+
+def for_step(step, detail):
+    """A failed run's detail as it bears on `step`: the replay's guess about the re-check is
+    replaced by what it shows when the step graded is another one."""
+    if step == "recheck":
+        return detail
+    return NOT_RECHECKED.sub(
+        r", while \1 was asleep and not counted as a sleeper: with your step a sleeper stays "
+        r"blocked after a waker counted it out and notified it, or was never counted in (the "
+        r"replay's own guess blames the re-check, as if your other lines were the book's: your "
+        r"re-check is not in question)", detail)
+
+
 def model_detail(row, symptom, missing=False):
     m = row.mutant
     what = "without it" if missing else (f"your step does not do what `{row.shown}` does there "
@@ -252,6 +289,10 @@ def ctest_regex(names):
 DIAGNOSIS = re.compile(r"WATCHDOG: (?!no progress|each thread's events|deadlock, exiting)([^\n]*)")
 
 
+# The watchdog's first line: what the run was doing, and the test's own report of its state.
+STUCK = re.compile(r"WATCHDOG: no progress for [\d.]+ s (while [^\n]*)")
+
+
 def failure_detail(out):
     """What a failed ctest or driver said: the first failing test, how it ended, the check's
     expansion, and the watchdog's diagnosis of the replayed events."""
@@ -267,8 +308,11 @@ def failure_detail(out):
     if check:
         parts.append(f"{check.group(1)} with {check.group(2)}")
     diag = DIAGNOSIS.search(out)
+    stuck = STUCK.search(out)
     if diag:
         parts.append(f"the watchdog's replay: {diag.group(1)}")
+    elif stuck:  # no pattern in the replay: what the test says it was waiting for
+        parts.append(f"stuck {stuck.group(1)}")
     return ", ".join(parts)
 
 
@@ -284,6 +328,7 @@ class Variant:
     checks: tuple  # the checks that may decide that step
     why: str
     bodies: dict  # step -> lines
+    says: str = ""  # a regex the verdict of `step` must match (its message), if given
 
     def text(self, source):
         """The marked source with the variant's steps in place of the source's."""
@@ -305,7 +350,8 @@ def variants(lab, table=None):
         row = dict(cp[section])
         intent = row.pop("intent").split()
         why = row.pop("why")
+        says = row.pop("says", "").strip()
         step, checks = ("", ()) if intent == ["ok"] else (intent[0], tuple(intent[1].split("|")))
         bodies = {n: [l.strip() for l in b.strip().split("\n")] for n, b in row.items()}
-        out.append(Variant(name, step, checks, why, bodies))
+        out.append(Variant(name, step, checks, why, bodies, says))
     return out

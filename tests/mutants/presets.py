@@ -7,6 +7,7 @@ one log file.
 """
 import os
 import subprocess
+import time
 
 
 class Presets:
@@ -17,6 +18,7 @@ class Presets:
     def sh(self, cmd, timeout=None, env=()):
         """Run cmd in the root, its output appended to the log: (exit code, output). The exit
         code is None if the timeout killed it, negative if a signal did."""
+        start = time.monotonic()
         try:
             done = subprocess.run(cmd, cwd=self.root, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, timeout=timeout, text=True,
@@ -26,7 +28,7 @@ class Presets:
             out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout
             rc, out = None, (out or "") + f"\n(killed after {timeout} s)\n"
         with open(self.log, "a") as log:
-            log.write(f"\n$ {' '.join(cmd)}\n{out}")
+            log.write(f"\n$ {' '.join(cmd)}\n{out}(exit {rc}, {time.monotonic() - start:.1f} s)\n")
         return rc, out
 
     def try_build(self, preset, targets):
