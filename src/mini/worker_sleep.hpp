@@ -134,6 +134,7 @@ private:
     }
 
     // rayon's sleep (sleep/mod.rs:117-194).
+    // ANCHOR: worker_sleep
     template <class HasInjectedJobs>
     void sleep(IdleState& idle, CoreLatch& latch, bool shared, HasInjectedJobs& has_injected) {
         probe(Probe::idle, &latch, shared);
@@ -172,6 +173,7 @@ private:
         if (!shared) latch.wake_up();
         wake_fully(idle, &latch, true);
     }
+    // ANCHOR_END: worker_sleep
 
     void wake_fully(IdleState& idle, const CoreLatch* latch, bool waited) {
         idle.rounds = 0, idle.jobs_counter = {JobsEventCounter::dummy};
