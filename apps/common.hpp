@@ -24,12 +24,14 @@ namespace app {
 
 enum Exit : int { ok = 0, wrong_result = 1, usage = 2, watchdog = mini::Watchdog::exit_code };
 
-// The first line of every driver: which sabotage this build carries. (It also installs the
+// The first line of every driver: which sabotage this build carries (and the per-worker sleep, in
+// a build that has it: -DSLEEP=per-worker, chapter 10). (It also installs the
 // instruments and names the main thread for the flight recorder's timeline and trace.)
 inline void banner(const char* driver) {
     mini::instrument::install();
     mini::recorder::name_thread("main");
-    fmt::print("mini-rayon {} | sabotage: {}\n", driver, mini::sabotage::active);
+    fmt::print("mini-rayon {} | sabotage: {}{}\n", driver, mini::sabotage::active,
+               mini::sabotage::per_worker_sleep ? " | sleep: per-worker" : "");
     std::fflush(stdout);
 }
 

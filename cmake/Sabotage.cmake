@@ -9,9 +9,11 @@ option(TOUCH_AFTER_SET "latch: SpinLatch::set reads the latch after setting it" 
 option(BLOCK_CROSS     "pools: a worker calling into another pool blocks its thread" OFF)
 option(COUNT_AFTER_PUSH "scope: spawn counts a job after publishing it"              OFF)
 option(RETHROW_EARLY   "join: A's exception leaves at once, without waiting for B"    OFF)
+option(SKIP_LATCH_SLEEPY "per-worker sleep: fall asleep although the latch was set while sleepy" OFF)
+option(SKIP_JEC_CHECK  "per-worker sleep: fall asleep without comparing the jobs event counter" OFF)
 
 set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED TOUCH_AFTER_SET
-    BLOCK_CROSS COUNT_AFTER_PUSH RETHROW_EARLY)
+    BLOCK_CROSS COUNT_AFTER_PUSH RETHROW_EARLY SKIP_LATCH_SLEEPY SKIP_JEC_CHECK)
 
 if(BLOCK_WAIT AND NO_STEAL_WAIT)
     message(FATAL_ERROR
@@ -19,6 +21,20 @@ if(BLOCK_WAIT AND NO_STEAL_WAIT)
         "at once and skips the pop-back loop that holds NO_STEAL_WAIT's line, so NO_STEAL_WAIT "
         "would never run; turn on at most one of them.")
 endif()
+
+# Which sleep the pool uses: not a sabotage. `pool`, the seed's one mutex and condition variable
+# (sleep.hpp, chapter 2); `per-worker`, rayon's since 1.8 (worker_sleep.hpp, chapter 10).
+set(SLEEP "pool" CACHE STRING "the pool's sleep: pool (one mutex and condvar) or per-worker (rayon's)")
+set_property(CACHE SLEEP PROPERTY STRINGS pool per-worker)
+if(NOT SLEEP MATCHES "^(pool|per-worker)$")
+    message(FATAL_ERROR "SLEEP must be pool or per-worker, got '${SLEEP}'")
+endif()
+if((SKIP_LATCH_SLEEPY OR SKIP_JEC_CHECK) AND NOT SLEEP STREQUAL "per-worker")
+    message(FATAL_ERROR
+        "SKIP_LATCH_SLEEPY and SKIP_JEC_CHECK break lines of the per-worker sleep: configure "
+        "them with -DSLEEP=per-worker (the pool's sleep has neither line).")
+endif()
+message(STATUS "mini-rayon: sleep: ${SLEEP}")
 
 set(MINI_ACTIVE_SABOTAGE "")
 foreach(s IN LISTS MINI_SABOTAGES)

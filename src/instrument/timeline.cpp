@@ -49,6 +49,7 @@ std::string describe(const Thread& t, std::size_t i, Names& names) {
                      : "finds no work while it waits for a latch (a stolen B's, or a call's into "
                        "another pool), goes to sleep";
     case Kind::woken: return e.arg ? "woken" : "re-checks: work found, backs out";
+    case Kind::sleepy: return "gets sleepy on the latch it waits for (SLEEPY), not yet asleep";
     case Kind::inject:
         return format("injects %s, read %llu sleeper%s%s", names.job(e).c_str(), ull(e.arg),
                       e.arg == 1 ? "" : "s", notified);
@@ -109,6 +110,27 @@ std::string lost_wakeup(const std::vector<Entry>& all, const Jobs& jobs, Names& 
     return "";
 }
 
+// [SLEEP=per-worker] A worker whose last event is getting sleepy on its latch, and that latch set
+// after that with nobody woken: the setter's swap saw SLEEPY, not SLEEPING, and the worker went
+// on to sleep although its SLEEPY -> SLEEPING step failed (SKIP_LATCH_SLEEPY).
+std::string latch_set_while_sleepy(const std::vector<Entry>& all) {
+    for (const Entry& w : all) {
+        const Thread& t = *w.thread;
+        if (!t.live || w.index + 1 != t.events.size() || w.event->kind != Kind::sleepy) continue;
+        for (const Entry& p : all) {
+            const Event& e = *p.event;
+            if (e.kind != Kind::latch_set || e.object != w.event->object || e.arg != 0 ||
+                e.time < w.event->time)
+                continue;
+            return format("lost wake-up: the latch %s waits for was set by %s while %s was "
+                          "sleepy, not yet asleep, so the setter woke nobody; %s fell asleep "
+                          "on its set latch without looking at its failed SLEEPY -> SLEEPING step",
+                          t.name.c_str(), p.thread->name.c_str(), t.name.c_str(), t.name.c_str());
+        }
+    }
+    return "";
+}
+
 std::string blocked_on_own_b(const std::vector<Entry>& all, const Jobs& jobs, Names& names) {
     for (const Entry& w : all) {
         const Thread& t = *w.thread;
@@ -153,6 +175,7 @@ std::string blocked_across_pools(const std::vector<Entry>& all, const Jobs& jobs
 
 std::string diagnose(const std::vector<Entry>& all, const Jobs& jobs, Names& names) {
     std::string line = lost_wakeup(all, jobs, names);
+    if (line.empty()) line = latch_set_while_sleepy(all);
     if (line.empty()) line = blocked_on_own_b(all, jobs, names);
     return line.empty() ? blocked_across_pools(all, jobs, names) : line;
 }

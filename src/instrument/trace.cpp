@@ -47,6 +47,7 @@ std::string instant(const Event& e, const std::string& job, std::string& args) {
     switch (e.kind) {
     case Kind::idle: return "no work: going to sleep";
     case Kind::woken: return e.arg ? "woken" : "re-check: work found";
+    case Kind::sleepy: return "sleepy on its latch";
     case Kind::inject: args = sleepers; return "inject " + job + (e.arg ? ": notify one" : "");
     case Kind::latch_set: args = sleepers; return e.arg ? "latch set: notify all" : "latch set";
     case Kind::steal:

@@ -12,7 +12,6 @@
 #include <cstddef>
 
 #include <mini/latch.hpp>
-#include <mini/sleep.hpp>
 
 namespace mini {
 

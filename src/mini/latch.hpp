@@ -16,10 +16,15 @@
 #include <mini/cpu_relax.hpp>
 #include <mini/probe.hpp>
 #include <mini/sabotage.hpp>
+#if MINI_SLEEP_PER_WORKER // -DSLEEP=per-worker: rayon's per-worker Sleep and its SpinLatch (chapter 10)
+#include <mini/worker_latch.hpp>
+#else
 #include <mini/sleep.hpp>
+#endif
 
 namespace mini {
 
+#if !MINI_SLEEP_PER_WORKER
 class SpinLatch {
 public:
     explicit SpinLatch(Sleep* sleep) : sleep_(sleep) {}
@@ -66,6 +71,7 @@ private:
     Sleep* const sleep_;
     const std::shared_ptr<Sleep>* const cross_owner_ = nullptr; // the waiter's pool's, if cross
 };
+#endif
 
 class LockLatch {
 public:

@@ -61,6 +61,7 @@ std::optional<JobRef> WorkerThread::steal() {
 }
 // ANCHOR_END: steal
 
+#if !MINI_SLEEP_PER_WORKER
 // The loop a worker idles in, and the loop a join's owner waits in: run whatever can be found
 // until the latch is set. After a failed search the worker yields (so the last failed search and
 // the sleep protocol are a yield apart: a wide window, which is what makes a missing re-check
@@ -87,6 +88,32 @@ std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
     return ran;
 }
 // ANCHOR_END: wait_until
+#else
+// The same loop with rayon's per-worker sleep (-DSLEEP=per-worker, chapter 10; rayon-core 1.13.0,
+// registry.rs:780-817, wait_until_cold). A local job first, before touching the shared counters;
+// then the worker counts itself inactive while it looks, and no_work_found yields, announces it
+// is sleepy, and sleeps (worker_sleep.hpp). A job found, or the latch set: active again.
+// ANCHOR: wait_until_per_worker
+std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
+    std::uint64_t ran = 0;
+    Sleep& sleep = pool_.sleep_;
+    while (!latch.probe()) {
+        if (auto job = take_local_job()) {
+            execute(*job), ++ran;
+            continue;
+        }
+        Sleep::IdleState idle = sleep.start_looking(index_);
+        std::optional<JobRef> job;
+        while (!latch.probe() && !(job = find_work()))
+            sleep.no_work_found(idle, latch.core(), latch.shared(),
+                                [&] { return !pool_.injector_.is_empty(); });
+        sleep.work_found(); // may wake up to two sleepers: a worker with work makes more
+        if (job) execute(*job), ++ran;
+    }
+    return ran;
+}
+// ANCHOR_END: wait_until_per_worker
+#endif
 
 void WorkerThread::main_loop() {
     current_ = this;
@@ -95,7 +122,7 @@ void WorkerThread::main_loop() {
     current_ = nullptr;
 }
 
-ThreadPool::ThreadPool(std::size_t num_threads) {
+ThreadPool::ThreadPool(std::size_t num_threads) : sleep_owner_(make_sleep(num_threads)) {
     if (num_threads == 0) // no worker would ever run an injected job: install would hang
         throw std::invalid_argument("mini::ThreadPool: num_threads must be at least 1, got 0");
     for (std::size_t i = 0; i < num_threads; ++i) {

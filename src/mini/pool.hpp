@@ -23,7 +23,6 @@
 #include <mini/latch.hpp>
 #include <mini/probe.hpp>
 #include <mini/sabotage.hpp>
-#include <mini/sleep.hpp>
 
 namespace mini {
 
@@ -172,8 +171,14 @@ private:
 
     // Its mutex and counters, written on every sleep and wake, on lines of their own (see
     // cache_line), as the member they were: make_shared honours the alignment.
-    struct alignas(cache_line) PaddedSleep : Sleep {};
-    static std::shared_ptr<Sleep> make_sleep() { return std::make_shared<PaddedSleep>(); }
+    // The per-worker sleep (-DSLEEP=per-worker, chapter 10) has a state per worker to allocate.
+    struct alignas(cache_line) PaddedSleep : Sleep { using Sleep::Sleep; };
+    static std::shared_ptr<Sleep> make_sleep(std::size_t num_threads) {
+        if constexpr (std::is_constructible_v<Sleep, std::size_t>)
+            return std::make_shared<PaddedSleep>(num_threads);
+        else
+            return std::make_shared<PaddedSleep>();
+    }
 
     std::vector<std::unique_ptr<WorkerThread>> workers_;
     std::vector<Stealer<JobRef>> stealers_;
@@ -185,7 +190,7 @@ private:
     // may still be waking it after its store let our worker return and this pool be destroyed;
     // the setter's copy of sleep_owner_ keeps it alive until then (SpinLatch::set). Both fields
     // are written once, and terminate_ only at the end: one read-mostly line for the three.
-    alignas(cache_line) const std::shared_ptr<Sleep> sleep_owner_ = make_sleep();
+    alignas(cache_line) const std::shared_ptr<Sleep> sleep_owner_;
     Sleep& sleep_ = *sleep_owner_;
     SpinLatch terminate_{&sleep_};
     std::vector<std::thread> threads_; // written only by the constructor: may share that line

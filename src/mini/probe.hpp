@@ -47,6 +47,8 @@ enum class Probe : std::uint8_t {
                       // before_block and blocks on the condition variable; object: the latch
     scope_spawned, // Scope::spawn has published a job (counted before, or in the COUNT_AFTER_PUSH
                    // build not yet); object: the job
+    sleepy,     // [SLEEP=per-worker] a worker's latch went UNSET -> SLEEPY; it has not yet locked
+                // its mutex nor fallen asleep (worker_sleep.hpp); object: the latch
 };
 inline constexpr std::uint64_t from_injector = ~std::uint64_t{0} >> 8;
 

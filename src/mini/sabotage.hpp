@@ -8,6 +8,9 @@
 #ifndef MINI_NO_RECHECK
 #error "mini/sabotage.hpp: build through the mini library target, which defines the switches"
 #endif
+#ifndef MINI_SLEEP_PER_WORKER // not a sabotage: which sleep the pool uses (-DSLEEP, chapter 10)
+#error "mini/sabotage.hpp: build through the mini library target, which defines MINI_SLEEP_PER_WORKER"
+#endif
 
 namespace mini::sabotage {
 
@@ -19,10 +22,15 @@ inline constexpr bool touch_after_set = MINI_TOUCH_AFTER_SET; // chapter 3: latc
 inline constexpr bool block_cross = MINI_BLOCK_CROSS;         // chapter 9: pool.hpp
 inline constexpr bool count_after_push = MINI_COUNT_AFTER_PUSH; // chapter 8: scope.hpp
 inline constexpr bool rethrow_early = MINI_RETHROW_EARLY;     // chapter 7: unwind.hpp
+inline constexpr bool skip_latch_sleepy = MINI_SKIP_LATCH_SLEEPY; // chapter 10: worker_sleep.hpp
+inline constexpr bool skip_jec_check = MINI_SKIP_JEC_CHECK;   // chapter 10: worker_sleep.hpp
 
 // Both change how join's owner waits for B: BLOCK_WAIT waits at once, skipping the pop-back loop
 // that holds NO_STEAL_WAIT's line, so with both on NO_STEAL_WAIT would never run.
 static_assert(!(block_wait && no_steal_wait), "BLOCK_WAIT and NO_STEAL_WAIT: at most one");
+
+// Not a sabotage: which sleep the pool uses (-DSLEEP=per-worker, chapter 10; latch.hpp picks it).
+inline constexpr bool per_worker_sleep = MINI_SLEEP_PER_WORKER;
 
 // "none", or the names of the active switches, for the first line every driver prints.
 inline constexpr const char* active = MINI_SABOTAGE_ACTIVE;

@@ -1,0 +1,57 @@
+// The sleeps driver's workload, compiled once per core (sleep_work.hpp says why).
+#include "sleep_work.hpp"
+
+#include <atomic>
+#include <chrono>
+
+#include <mini/join.hpp>
+#include <mini/pool.hpp>
+#include <mini/probe.hpp>
+
+namespace mini {
+namespace {
+
+// This copy's own probe handler: each copy of the core has its own probe_handler.
+std::atomic<std::uint64_t> stolen{0}, sleeps{0}, notifies{0};
+void count(Probe what, const void*, std::uint64_t arg) {
+    switch (what) {
+    case Probe::b_stolen: stolen.fetch_add(1, std::memory_order_relaxed); break;
+    case Probe::woken: if (arg) sleeps.fetch_add(1, std::memory_order_relaxed); break;
+    case Probe::notified: notifies.fetch_add(1, std::memory_order_relaxed); break;
+    default: break;
+    }
+}
+
+[[gnu::noinline]] std::uint64_t leaf(unsigned n) { return n < 2 ? n : leaf(n - 1) + leaf(n - 2); }
+std::uint64_t fib(unsigned n, unsigned cutoff) {
+    if (n <= cutoff || n < 2) return leaf(n);
+    auto [a, b] = join([&] { return fib(n - 1, cutoff); }, [&] { return fib(n - 2, cutoff); });
+    return a + b;
+}
+
+class Pool final : public app::SleepPool {
+public:
+    explicit Pool(std::size_t threads) : pool_(threads) {}
+    app::SleepRun run(unsigned n, unsigned cutoff) override {
+        probe_handler.store(&count, std::memory_order_release);
+        const std::uint64_t s0 = stolen, z0 = sleeps, w0 = notifies;
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::uint64_t v = pool_.install([&] { return fib(n, cutoff); });
+        const std::chrono::duration<double> t = std::chrono::steady_clock::now() - t0;
+        runs_.fetch_add(1);
+        return {t.count(), v, stolen - s0, sleeps - z0, notifies - w0};
+    }
+    std::uint64_t progress() const override { return runs_.load(); }
+
+private:
+    ThreadPool pool_;
+    std::atomic<std::uint64_t> runs_{0};
+};
+
+} // namespace
+
+std::unique_ptr<app::SleepPool> sleep_pool(std::size_t threads) {
+    return std::make_unique<Pool>(threads);
+}
+
+} // namespace mini
