@@ -16,7 +16,7 @@ namespace {
 struct Side {
     const char* name;
     std::unique_ptr<app::SleepPool> pool;
-    std::vector<double> times;
+    std::vector<double> times{};
     std::uint64_t stolen = 0, sleeps = 0, notifies = 0;
 };
 
