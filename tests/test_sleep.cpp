@@ -50,6 +50,11 @@ TEST_CASE("the waker counts the sleeper out before the woken worker runs", "[sle
     CHECK((mini::stats(pool) - before).wakeups == 1);
 }
 
+// Part I's Sleep only (sleep.hpp), from here on: the per-worker sleep of -DSLEEP=per-worker has
+// another interface and its own tests (test_worker_sleep.cpp), and wakes by rayon's rules (a
+// worker that finds work may wake more sleepers), so the count of wake-ups below can be 3 there
+// (1 run in about 30 of the per-worker build).
+#if !MINI_SLEEP_PER_WORKER
 // An outside caller whose job outlasts its spin wakes a second sleeper just before it blocks
 // (wake_second_worker): woken then, while the caller's core is about to go idle, that worker
 // often gets a core at once, instead of being woken later by the first worker's push onto the
@@ -89,9 +94,6 @@ TEST_CASE("an outside caller about to block wakes a second sleeper first", "[sle
     CHECK(wakeups_at_block == 2);
 }
 
-// Part I's Sleep only (sleep.hpp): the per-worker sleep of -DSLEEP=per-worker has another
-// interface and its own tests (test_worker_sleep.cpp).
-#if !MINI_SLEEP_PER_WORKER
 // The two rules of the sleep mutex that no count shows, tested on a Sleep of the test's own: a
 // registered sleeper holds the mutex until it is inside wait(), and a publisher that reads no
 // sleeper never takes it. The test looks at the mutex from outside: Sleep is a standard-layout
