@@ -81,7 +81,7 @@ public:
     // A time, not a count of yields: on a core shared with another runnable thread, each yield
     // can give that thread a whole time slice (milliseconds), while a blocked waiter is woken by
     // the setter's futex wake and may run at once (chapter 6, "A busy machine").
-    static constexpr std::chrono::nanoseconds spin_time_before_block = std::chrono::microseconds(1);
+    static constexpr std::chrono::nanoseconds spin_time_before_block = std::chrono::microseconds(5);
 
     // before_block runs once, only if the latch is still unset after the spin, just before the
     // waiter blocks (the pool wakes a second worker there: in_worker_cold).

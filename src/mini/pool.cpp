@@ -1,6 +1,9 @@
 #include <mini/pool.hpp>
 
+#include <mini/cpu_relax.hpp>
+
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <thread>
 
@@ -63,27 +66,35 @@ std::optional<JobRef> WorkerThread::steal() {
 
 #if !MINI_SLEEP_PER_WORKER
 // The loop a worker idles in, and the loop a join's owner waits in: run whatever can be found
-// until the latch is set. After a failed search the worker yields (so the last failed search and
-// the sleep protocol are a yield apart: a wide window, which is what makes a missing re-check
-// visible); after rounds_until_sleep of them it sleeps.
+// until the latch is set. A worker that finds nothing searches again, with cpu_relax between
+// searches, for search_time_before_sleep; a job injected meanwhile is found in microseconds, with
+// no futex call on either side. Then it yields once and sleeps. The yield puts the last failed
+// search and the sleep protocol a yield apart: a wide window, which is what makes a missing
+// re-check visible (appendix D.4).
 // ANCHOR: wait_until
 std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
+    using clock = std::chrono::steady_clock;
     std::uint64_t ran = 0;
-    int idle_rounds = 0;
+    clock::time_point sleep_at{}; // {}: a job was found since the last sleep
     while (!latch.probe()) {
         if (auto job = find_work()) {
             execute(*job);
             ++ran;
-            idle_rounds = 0;
+            sleep_at = {};
+            continue;
+        }
+        const auto now = clock::now();
+        if (sleep_at == clock::time_point{}) sleep_at = now + ThreadPool::search_time_before_sleep;
+        if (now < sleep_at) {
+            cpu_relax();
             continue;
         }
         std::this_thread::yield();
-        if (++idle_rounds < ThreadPool::rounds_until_sleep) continue;
         probe(Probe::idle, &latch, &latch == &pool_.terminate_);
         const bool waited =
             pool_.sleep_.sleep([&] { return latch.probe() || !pool_.injector_.is_empty(); });
         probe(Probe::woken, &latch, waited);
-        idle_rounds = 0;
+        sleep_at = {};
     }
     return ran;
 }

@@ -10,6 +10,7 @@
 // pushes B onto that worker's deque -> thieves steal it -> ... -> the splitter's leaf.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -74,8 +75,10 @@ private:
 
 class ThreadPool {
 public:
-    // How many failed searches, each followed by a yield, before a worker sleeps.
-    static constexpr int rounds_until_sleep = 4;
+    // How long a worker that finds nothing keeps searching, with cpu_relax between searches,
+    // before it sleeps. A time, not a count of yields: on a busy core a yield can give away a
+    // whole time slice, while a job injected meanwhile waits (chapter 6, "A busy machine").
+    static constexpr std::chrono::nanoseconds search_time_before_sleep = std::chrono::microseconds(80);
 
     // Throws std::invalid_argument for 0 threads; if a thread cannot be started, stops the ones
     // that were and rethrows (std::system_error).
