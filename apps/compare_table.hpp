@@ -13,13 +13,14 @@
 
 namespace cmp {
 
-enum Impl { serial, workbook, rayon, onetbb, openmp, num_impls };
-constexpr std::array<const char*, num_impls> impl_names{"serial", "mini", "rayon", "oneTBB",
-                                                        "OpenMP"};
-constexpr std::array<bool, num_impls> built{true, true, MINI_HAVE_RAYON, MINI_HAVE_TBB,
-                                            MINI_HAVE_OPENMP};
-constexpr std::array<const char*, num_impls> absent{"", "", MINI_RAYON_ABSENT, MINI_TBB_ABSENT,
-                                                    MINI_OPENMP_ABSENT};
+// workbook_pw, mini-pw: the core built with the per-worker sleep (compare_pw.hpp), next to mini.
+enum Impl { serial, workbook, workbook_pw, rayon, onetbb, openmp, num_impls };
+constexpr std::array<const char*, num_impls> impl_names{"serial", "mini",   "mini-pw",
+                                                        "rayon",  "oneTBB", "OpenMP"};
+constexpr std::array<bool, num_impls> built{true,           true,          MINI_HAVE_PW,
+                                            MINI_HAVE_RAYON, MINI_HAVE_TBB, MINI_HAVE_OPENMP};
+constexpr std::array<const char*, num_impls> absent{
+    "", "", MINI_PW_ABSENT, MINI_RAYON_ABSENT, MINI_TBB_ABSENT, MINI_OPENMP_ABSENT};
 
 struct Row {
     std::string label;
@@ -65,8 +66,10 @@ inline std::string cell(const std::vector<Row>& rows, const Row& row, int impl) 
     return c;
 }
 
-// `heading` heads the first column (the workload's name and unit).
-inline void print_table(const std::vector<Row>& rows, const std::string& heading) {
+// `heading` heads the first column (the workload's name and unit); a column not `shown` is left
+// out.
+inline void print_table(const std::vector<Row>& rows, const std::string& heading,
+                        const std::array<bool, num_impls>& shown) {
     std::vector<std::array<std::string, num_impls + 1>> text(1, {heading});
     for (int i = 0; i < num_impls; ++i) text[0][i + 1] = impl_names[i];
     for (const Row& r : rows) {
@@ -80,7 +83,8 @@ inline void print_table(const std::vector<Row>& rows, const std::string& heading
         for (std::size_t c = 0; c < line.size(); ++c) w[c] = std::max(w[c], width(line[c]));
     for (const auto& line : text) {
         std::string out;
-        for (std::size_t c = 0; c < line.size(); ++c) out += pad(line[c], w[c] + 2);
+        for (std::size_t c = 0; c < line.size(); ++c)
+            if (c == 0 || shown[c - 1]) out += pad(line[c], w[c] + 2);
         while (!out.empty() && out.back() == ' ') out.pop_back();
         fmt::print("{}\n", out);
     }
