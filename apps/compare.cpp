@@ -10,9 +10,11 @@
 // cmake/Compare.cmake): a missing one leaves its column empty and says why.
 #include <array>
 #include <atomic>
+#include <cctype>
 #include <functional>
 #include <numeric>
 #include <optional>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -361,6 +363,13 @@ int main(int argc, char** argv) {
         if (!chosen(only_rows, key))
             for (int d = r; d < num_rows && (d == r || rows[d].label.starts_with("  ")); ++d)
                 rows[d].label.clear();
+    for (std::string& name : only_runtimes) // IsMember took any case and kept it: the table's
+        for (const char* n : impl_names)      // spelling, so that `chosen` finds it
+            if (std::ranges::equal(name, std::string_view(n), [](char a, char b) {
+                    return std::tolower(static_cast<unsigned char>(a)) ==
+                           std::tolower(static_cast<unsigned char>(b));
+                }))
+                name = n;
     std::array<bool, num_impls> wanted{}; // --runtimes
     for (int i = 0; i < num_impls; ++i) wanted[i] = chosen(only_runtimes, impl_names[i]);
     for (int i : {workbook_pw, rayon, onetbb, openmp}) {
