@@ -10,11 +10,9 @@
 // cmake/Compare.cmake): a missing one leaves its column empty and says why.
 #include <array>
 #include <atomic>
-#include <cctype>
 #include <functional>
 #include <numeric>
 #include <optional>
-#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -363,13 +361,7 @@ int main(int argc, char** argv) {
         if (!chosen(only_rows, key))
             for (int d = r; d < num_rows && (d == r || rows[d].label.starts_with("  ")); ++d)
                 rows[d].label.clear();
-    for (std::string& name : only_runtimes) // IsMember took any case and kept it: the table's
-        for (const char* n : impl_names)      // spelling, so that `chosen` finds it
-            if (std::ranges::equal(name, std::string_view(n), [](char a, char b) {
-                    return std::tolower(static_cast<unsigned char>(a)) ==
-                           std::tolower(static_cast<unsigned char>(b));
-                }))
-                name = n;
+    spell_as_table(only_runtimes); // IsMember took any case and kept it
     std::array<bool, num_impls> wanted{}; // --runtimes
     for (int i = 0; i < num_impls; ++i) wanted[i] = chosen(only_runtimes, impl_names[i]);
     for (int i : {workbook_pw, rayon, onetbb, openmp}) {
@@ -717,25 +709,7 @@ int main(int argc, char** argv) {
                        ideal);
         }
     }
-    fmt::print(
-        "[a–b]: min–max over {} runs; ×r: median / mini's median (above 1: slower than mini, "
-        "or more CPU); speedup: serial median / median; serial: the faster CPU of each run.\n"
-        "join, serial column: the same recursion without join, per call that would join.\n"
-        "sleeps, notifies per stolen B: a run's counts over its stolen Bs, for each run that "
-        "stole one; a sleep is a worker's wait on a condition variable that ended (one futex "
-        "wait, and the futex wake that ended it), a notify one call of notify_one or notify_all "
-        "(one futex wake; one notify_all may end several sleeps); futex calls of the mutexes are "
-        "not counted. The counters' wake-ups are these notifies.\n"
-        "CPU in the pause: user + system time of the process while it sleeps 20 ms after a "
-        "job of this column, before the next one (its threads spinning before they sleep).\n"
-        "wake-up: {} outside threads each submit one tiny job and wait for it; us/trip = wall "
-        "time / all trips; one trip's wait: from submit to return, median and p90 over the "
-        "run's trips; CPU = user + system time of the whole process / all trips.\n"
-        "busy N: N threads of this process spin from before the first run until after the "
-        "last; every CPU figure above leaves their CPU out.\n"
-        "[1] OpenMP has no way for a thread outside a parallel region to hand a task to a "
-        "running team: there is no equivalent of install or enqueue.\n",
-        runs, producers);
+    print_notes(runs, producers);
     if (busy0 >= 0 && busy >= 0) {
         const unsigned ncpu = std::thread::hardware_concurrency();
         fmt::print(
