@@ -4,7 +4,10 @@
 // compare_pw.cpp is compiled only into mini_pw, the second copy of the core that sleeps already
 // runs (apps/CMakeLists.txt): -Dmini=mini_pw renames its namespace, so the two copies share no
 // symbol and both sleeps run in one process. compare reaches that copy only through this
-// interface; its counts come from sleep_work.cpp's probe handler (sleep_work.hpp).
+// interface; its counts come from sleep_work.cpp's probe handler (sleep_work.hpp). So the two
+// columns' probes differ: mini's go through the instruments' handler (the flight recorder and
+// the Stats), mini-pw's only add to three counters. No probe is on join's fast path; a stolen
+// job or a round trip passes a few.
 #pragma once
 
 #include <atomic>

@@ -32,8 +32,8 @@ inline void spell_as_table(std::vector<std::string>& names) {
                std::tolower(static_cast<unsigned char>(b));
     };
     for (std::string& name : names)
-        for (const char* n : impl_names)
-            if (std::ranges::equal(name, std::string_view(n), same)) name = n;
+        for (const std::string_view n : impl_names)
+            if (std::equal(name.begin(), name.end(), n.begin(), n.end(), same)) name = n;
 }
 
 struct Row {
