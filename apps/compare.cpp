@@ -434,7 +434,7 @@ int main(int argc, char** argv) {
     // mini-pw's; `started`: when the closure given to install began to run on a worker.
     std::array<std::array<std::vector<RunCounts>, num_rows>, 2> counters;
     double started = 0;
-    auto counts = [&](int impl) -> app::SleepCounts {
+    auto counts = [&]([[maybe_unused]] int impl) -> app::SleepCounts {
 #if MINI_HAVE_PW
         if (impl == workbook_pw) return rt.pw->counts();
 #endif
