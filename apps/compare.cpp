@@ -226,8 +226,8 @@ const char* key_of(RowId r) {
 int main(int argc, char** argv) {
     app::banner("compare");
     CLI::App cli{
-        "The workbook's pool (mini) side by side with rayon, oneTBB and OpenMP, and serial "
-        "code:\n"
+        "The workbook's pool (mini; mini-pw: built with the per-worker sleep, chapter 10) side "
+        "by side with rayon, oneTBB and OpenMP, and serial code:\n"
         "join overhead, fib(36) with cutoff 15, a sum of 2^24 u64, wake-up round trips.\n"
         "Prints one table of medians, min–max and ratios to mini; never asserts a timing.\n"
         "Exit codes: 0 all results correct, 1 wrong result, 2 usage error, 3 watchdog (no "
