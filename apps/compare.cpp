@@ -1,12 +1,13 @@
 // compare: the workbook's pool side by side with rayon, oneTBB and OpenMP (chapter 6).
 //
-// Four workloads, each run by plain serial code, the workbook's pool (mini), rayon itself (the
-// Rust crate apps/rayon/), oneTBB and OpenMP in this one process; within every run the
+// Four workloads, each run by plain serial code, the workbook's pool (mini), the same pool built
+// with rayon's per-worker sleep (mini-pw, chapter 10: compare_pw.hpp), rayon itself (the Rust
+// crate apps/rayon/), oneTBB and OpenMP in this one process; within every run the
 // implementations take turns, in an order balanced so that each follows each other equally often
 // (compare_order.hpp): all of them meet the same machine and the same neighbours. Every result is
-// checked. At the end, one table: medians, min–max and the ratio to mini. rayon, oneTBB and
-// OpenMP are optional at configure time (cmake/Rayon.cmake, cmake/Compare.cmake): a missing one
-// leaves its column empty and says why.
+// checked. At the end, one table: medians, min–max and the ratio to mini. mini-pw, rayon, oneTBB
+// and OpenMP are optional at configure time (apps/CMakeLists.txt, cmake/Rayon.cmake,
+// cmake/Compare.cmake): a missing one leaves its column empty and says why.
 #include <array>
 #include <atomic>
 #include <functional>
@@ -30,8 +31,10 @@
 #include "common.hpp"
 #include "compare_busy.hpp"
 #include "compare_callgrind.hpp"
+#include "compare_counters.hpp"
 #include "compare_order.hpp"
 #include "compare_placement.hpp"
+#include "compare_pw.hpp"
 #include "compare_table.hpp"
 #include "fib.hpp"
 #include "platform.hpp"
@@ -154,6 +157,10 @@ struct Runtimes {
 
     std::size_t threads;
     mini::ThreadPool pool1{1}, pool;
+#if MINI_HAVE_PW
+    std::unique_ptr<app::ComparePool> pw1 = mini_pw::compare_pool(1),
+                                      pw = mini_pw::compare_pool(threads);
+#endif
 #if MINI_HAVE_RAYON
     rayon_side::Pool rayon1{1}, rayon{threads}; // rayon::ThreadPool, apps/rayon/src/lib.rs
 #endif
@@ -193,6 +200,8 @@ enum RowId {
     join_t,
     fib,
     fib_speedup,
+    fib_sleeps,
+    fib_notifies,
     sum,
     sum_speedup,
     trip,
@@ -217,8 +226,8 @@ const char* key_of(RowId r) {
 int main(int argc, char** argv) {
     app::banner("compare");
     CLI::App cli{
-        "The workbook's pool (mini) side by side with rayon, oneTBB and OpenMP, and serial "
-        "code:\n"
+        "The workbook's pool (mini; mini-pw: built with the per-worker sleep, chapter 10) side "
+        "by side with rayon, oneTBB and OpenMP, and serial code:\n"
         "join overhead, fib(36) with cutoff 15, a sum of 2^24 u64, wake-up round trips.\n"
         "Prints one table of medians, min–max and ratios to mini; never asserts a timing.\n"
         "Exit codes: 0 all results correct, 1 wrong result, 2 usage error, 3 watchdog (no "
@@ -250,7 +259,7 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember(row_names))
         ->delimiter(',');
     cli.add_option("--runtimes", only_runtimes, "only these columns (default all): serial, mini, "
-                                                "rayon, oneTBB, OpenMP")
+                                                "mini-pw, rayon, oneTBB, OpenMP")
         ->check(CLI::IsMember(runtime_names, CLI::ignore_case))
         ->delimiter(',');
     std::string order = "balanced";
@@ -325,6 +334,8 @@ int main(int argc, char** argv) {
         rows[join_t].label = fmt::format("join, fib({}), {} threads [ns/join]", join_n, threads);
     rows[fib].label = fmt::format("fib({}), cutoff {} [ms]", fib_n, cutoff);
     rows[fib_speedup] = {"  speedup over serial", Row::speedup};
+    rows[fib_sleeps] = {"  sleeps per stolen B", Row::plain};
+    rows[fib_notifies] = {"  notifies per stolen B", Row::plain};
     rows[sum].label = fmt::format("sum of {} u64 [ms]", len);
     rows[sum_speedup] = {"  speedup over serial", Row::speedup};
     rows[trip].label = fmt::format("wake-up round trip [us/trip]");
@@ -338,6 +349,10 @@ int main(int argc, char** argv) {
     for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps})
         rows[r].note[openmp] = "n/a [1]";
     rows[trip_sleeps].note[onetbb] = rows[trip_sleeps].note[rayon] = "not counted";
+    for (RowId r : {fib_sleeps, fib_notifies}) {
+        rows[r].note[serial] = "n/a";
+        for (int i : {rayon, onetbb, openmp}) rows[r].note[i] = "not counted";
+    }
     // --rows: a workload left out has no label (neither run nor printed), nor have its extra rows.
     auto chosen = [](const std::vector<std::string>& only, const char* name) {
         return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
@@ -346,9 +361,10 @@ int main(int argc, char** argv) {
         if (!chosen(only_rows, key))
             for (int d = r; d < num_rows && (d == r || rows[d].label.starts_with("  ")); ++d)
                 rows[d].label.clear();
+    spell_as_table(only_runtimes); // IsMember took any case and kept it
     std::array<bool, num_impls> wanted{}; // --runtimes
     for (int i = 0; i < num_impls; ++i) wanted[i] = chosen(only_runtimes, impl_names[i]);
-    for (int i : {rayon, onetbb, openmp}) {
+    for (int i : {workbook_pw, rayon, onetbb, openmp}) {
         if (built[i]) continue;
         bool first = true;
         for (Row& r : rows) {
@@ -414,23 +430,29 @@ int main(int argc, char** argv) {
         rows[r].samples[impl].push_back(*best);
     };
 
-    // The pool's own counters for each of mini's runs: how many Bs were stolen, how often a
-    // worker slept. They explain the times.
-    // `started`: when the closure given to install began to run on a worker, so that the time
-    // from the call to then (a worker's wake-up, the caller does not work) can be printed.
-    std::array<std::vector<mini::Stats>, num_rows> counters;
-    // `threads_busy`: the process's CPU time over the wall time, that is how many threads were
-    // working on average (the caller blocks, so at most THREADS; a sleeping worker lowers it).
-    std::array<std::vector<double>, num_rows> start_us, threads_busy;
+    // The counters of each of mini's and mini-pw's runs (compare_counters.hpp), [0] mini's, [1]
+    // mini-pw's; `started`: when the closure given to install began to run on a worker.
+    std::array<std::array<std::vector<RunCounts>, num_rows>, 2> counters;
     double started = 0;
-    auto counted = [&](RowId r, mini::ThreadPool& pool, auto&& run_it) {
-        const mini::Stats before = mini::stats(pool);
+    auto counts = [&]([[maybe_unused]] int impl) -> app::SleepCounts {
+#if MINI_HAVE_PW
+        if (impl == workbook_pw) return rt.pw->counts();
+#endif
+        const mini::Stats st = mini::stats(rt.pool); // the process's, the pool's sleepers aside
+        return {st.b_stolen, st.sleeps, st.wakeups};
+    };
+    auto counted = [&](RowId r, int impl, auto&& run_it) {
+        const app::SleepCounts before = counts(impl);
         const double t0 = app::now(), cpu0 = load.cpu_seconds();
         run_it();
         const double wall = app::now() - t0;
-        counters[r].push_back(mini::stats(pool) - before);
-        start_us[r].push_back((started - t0) * 1e6);
-        threads_busy[r].push_back((load.cpu_seconds() - cpu0) / wall);
+        const app::SleepCounts c = counts(impl) - before;
+        counters[impl == workbook_pw][r].push_back(
+            {c, (started - t0) * 1e6, (load.cpu_seconds() - cpu0) / wall});
+        if (r == fib && c.stolen > 0) {
+            rows[fib_sleeps].samples[impl].push_back(double(c.sleeps) / double(c.stolen));
+            rows[fib_notifies].samples[impl].push_back(double(c.notifies) / double(c.stolen));
+        }
     };
 
     // --placement: fib's runs on mini and rayon go through the noted leaf (compare_placement.hpp).
@@ -459,7 +481,7 @@ int main(int argc, char** argv) {
                 timed(r, impl, unit, per, expected, [&] { return fib_serial(n, c); });
                 break;
             case workbook:
-                counted(r, pool, [&] {
+                counted(r, impl, [&] {
                     timed(r, impl, unit, per, expected, [&] {
                         return pool.install([&] {
                             started = app::now();
@@ -469,6 +491,14 @@ int main(int argc, char** argv) {
                     });
                 });
                 break;
+#if MINI_HAVE_PW
+            case workbook_pw:
+                counted(r, impl, [&] {
+                    timed(r, impl, unit, per, expected,
+                          [&] { return (one ? rt.pw1 : rt.pw)->fib(n, c, &fib_leaf, started); });
+                });
+                break;
+#endif
 #if MINI_HAVE_RAYON
             case rayon: {
                 // rayon::join, its leaves the same fib_leaf called through the C ABI; the joins
@@ -505,13 +535,21 @@ int main(int argc, char** argv) {
                 timed(r, impl, 1e-3, 1, sum_expected, [&] { return sum_serial(values); });
                 break;
             case workbook:
-                counted(r, pool, [&] {
+                counted(r, impl, [&] {
                     timed(r, impl, 1e-3, 1, sum_expected, [&] {
                         return pool.install(
                             [&] { return started = app::now(), mini::sum(pool, values); });
                     });
                 });
                 break;
+#if MINI_HAVE_PW
+            case workbook_pw:
+                counted(r, impl, [&] {
+                    timed(r, impl, 1e-3, 1, sum_expected,
+                          [&] { return rt.pw->sum(values, started); });
+                });
+                break;
+#endif
 #if MINI_HAVE_RAYON
             case rayon:
                 timed(r, impl, 1e-3, 1, sum_expected,
@@ -532,18 +570,21 @@ int main(int argc, char** argv) {
             }
         } else if (r == trip) {
             std::optional<app::Trips> got;
-            double sleeps = 0;
             // Each trip timed (for its median and p90); the CPU without the busy threads'.
             const app::TripOptions opt{
                 true, [](void* b) { return static_cast<Busy*>(b)->cpu_seconds(); }, &load};
             const Counted counted(key_of(r), impl_names[impl], run_label, trips_per_run);
-            if (impl == workbook) {
-                const std::uint64_t before = mini::stats(pool).sleeps;
+            const std::uint64_t slept = counts(impl).sleeps;
+            if (impl == workbook)
                 got = app::round_trips(
                     producers, rounds, progress,
                     [&](std::atomic<std::uint64_t>& e) { trip_mini(pool, e); }, opt);
-                sleeps = double(mini::stats(pool).sleeps - before);
-            }
+#if MINI_HAVE_PW
+            if (impl == workbook_pw)
+                got = app::round_trips(producers, rounds, progress,
+                                       [&](std::atomic<std::uint64_t>& e) { rt.pw->trip(e); }, opt);
+#endif
+            const double sleeps = double(counts(impl).sleeps - slept);
 #if MINI_HAVE_RAYON
             if (impl == rayon)
                 got = app::round_trips(producers, rounds, progress,
@@ -563,7 +604,7 @@ int main(int argc, char** argv) {
                 rows[trip_p50].samples[impl].push_back(app::quantile(got->trip_secs, 0.5) * 1e6);
                 rows[trip_p90].samples[impl].push_back(app::quantile(got->trip_secs, 0.9) * 1e6);
                 rows[trip_cpu].samples[impl].push_back(got->cpu_secs / trips_per_run * 1e6);
-                if (impl == workbook)
+                if (impl == workbook || impl == workbook_pw)
                     rows[trip_sleeps].samples[impl].push_back(sleeps / trips_per_run);
             }
         }
@@ -582,7 +623,7 @@ int main(int argc, char** argv) {
                 progress.fetch_add(1, std::memory_order_relaxed);
             }
     for (RowId r : {join_1, join_t})
-        rows[r].samples = {}, counters[r].clear(), start_us[r].clear(), threads_busy[r].clear();
+        rows[r].samples = {}, counters[0][r].clear(), counters[1][r].clear();
 
     const double wall0 = app::now(), busy0 = machine_busy_seconds(), own0 = app::cpu_seconds(),
                  spun0 = load.busy_cpu_seconds();
@@ -596,7 +637,7 @@ int main(int argc, char** argv) {
                 const int impl = order == "rotate" ? int((run + k) % num_impls) : k;
                 if (runs_it(r, impl)) present.push_back(impl);
             }
-            if (order == "rotate") turns = present;
+            if (order == "rotate") turns = std::move(present);
             else // each follows each other equally often (compare_order.hpp)
                 for (const std::size_t k : app::balanced_order(present.size(), run))
                     turns.push_back(present[k]);
@@ -621,37 +662,30 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
     }
 
+    for (RowId r : {fib_sleeps, fib_notifies})
+        for (int i : {workbook, workbook_pw})
+            if (runs_it(fib, i) && rows[r].samples[i].empty()) rows[r].note[i] = "no B stolen";
     const double wall = app::now() - wall0, own = app::cpu_seconds() - own0;
     const double busy = machine_busy_seconds() - busy0, spun = load.busy_cpu_seconds() - spun0;
     load.stop();
 
     fmt::print("\n");
-    print_table(rows, fmt::format("workload [unit], busy {}", busy_n));
+    // mini-pw's column is left out where --runtimes leaves it out: a command that names its
+    // columns prints the table it printed before that column existed.
+    std::array<bool, num_impls> shown;
+    shown.fill(true);
+    shown[workbook_pw] = wanted[workbook_pw];
+    print_table(rows, fmt::format("workload [unit], busy {}", busy_n), shown);
     if (carryover) print_carryover(rows);
     if (placement) placement::print(500);
-    fmt::print("mini's counters per run, median [min–max]:\n");
-    for (RowId r : {join_t, fib, sum}) {
-        if (rows[r].label.empty() || counters[r].empty()) continue;
-        auto field = [&](auto get) {
-            std::vector<double> v;
-            for (const mini::Stats& st : counters[r]) v.push_back(double(get(st)));
-            const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-            return fmt::format("{:.0f} [{:.0f}–{:.0f}]", app::median(v), *lo, *hi);
-        };
-        const auto none = std::count_if(counters[r].begin(), counters[r].end(),
-                                        [](const mini::Stats& st) { return st.b_stolen == 0; });
-        const auto [lo, hi] = std::minmax_element(start_us[r].begin(), start_us[r].end());
-        const auto [blo, bhi] = std::minmax_element(threads_busy[r].begin(), threads_busy[r].end());
-        fmt::print("  {}: B stolen {}, sleeps {}, wake-ups {}; "
-                   "runs with no B stolen: {} of {}; "
-                   "started on a worker after {:.0f} [{:.0f}–{:.0f}] us; CPU/wall {:.2f} "
-                   "[{:.2f}–{:.2f}]\n",
-                   rows[r].label.substr(0, rows[r].label.find(" [")),
-                   field([](const mini::Stats& st) { return st.b_stolen; }),
-                   field([](const mini::Stats& st) { return st.sleeps; }),
-                   field([](const mini::Stats& st) { return st.wakeups; }), none,
-                   counters[r].size(),
-                   app::median(start_us[r]), *lo, *hi, app::median(threads_busy[r]), *blo, *bhi);
+    for (int k : {0, 1}) {
+        if (k == 1 && std::all_of(counters[1].begin(), counters[1].end(),
+                                  [](const auto& v) { return v.empty(); }))
+            continue;
+        fmt::print("{}'s counters per run, median [min–max]:\n", k ? "mini-pw" : "mini");
+        for (RowId r : {join_t, fib, sum})
+            if (!rows[r].label.empty() && !counters[k][r].empty())
+                print_counters(rows[r].label.substr(0, rows[r].label.find(" [")), counters[k][r]);
     }
     if (!cpus.empty() && !rows[fib].samples[serial].empty()) {
         fmt::print("serial on each CPU, pinned (median; the serial column takes the faster CPU of "
@@ -675,20 +709,7 @@ int main(int argc, char** argv) {
                        ideal);
         }
     }
-    fmt::print(
-        "[a–b]: min–max over {} runs; ×r: median / mini's median (above 1: slower than mini, "
-        "or more CPU); speedup: serial median / median; serial: the faster CPU of each run.\n"
-        "join, serial column: the same recursion without join, per call that would join.\n"
-        "CPU in the pause: user + system time of the process while it sleeps 20 ms after a "
-        "job of this column, before the next one (its threads spinning before they sleep).\n"
-        "wake-up: {} outside threads each submit one tiny job and wait for it; us/trip = wall "
-        "time / all trips; one trip's wait: from submit to return, median and p90 over the "
-        "run's trips; CPU = user + system time of the whole process / all trips.\n"
-        "busy N: N threads of this process spin from before the first run until after the "
-        "last; every CPU figure above leaves their CPU out.\n"
-        "[1] OpenMP has no way for a thread outside a parallel region to hand a task to a "
-        "running team: there is no equivalent of install or enqueue.\n",
-        runs, producers);
+    print_notes(runs, producers);
     if (busy0 >= 0 && busy >= 0) {
         const unsigned ncpu = std::thread::hardware_concurrency();
         fmt::print(

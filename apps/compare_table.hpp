@@ -1,10 +1,13 @@
 // compare's table (apps/compare.cpp): the implementations, one row of samples per workload, and
-// the printing of medians, min–max and ratios to mini.
+// the printing of medians, min–max and ratios to mini, and of the notes under them.
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/core.h>
@@ -13,13 +16,25 @@
 
 namespace cmp {
 
-enum Impl { serial, workbook, rayon, onetbb, openmp, num_impls };
-constexpr std::array<const char*, num_impls> impl_names{"serial", "mini", "rayon", "oneTBB",
-                                                        "OpenMP"};
-constexpr std::array<bool, num_impls> built{true, true, MINI_HAVE_RAYON, MINI_HAVE_TBB,
-                                            MINI_HAVE_OPENMP};
-constexpr std::array<const char*, num_impls> absent{"", "", MINI_RAYON_ABSENT, MINI_TBB_ABSENT,
-                                                    MINI_OPENMP_ABSENT};
+// workbook_pw, mini-pw: the core built with the per-worker sleep (compare_pw.hpp), next to mini.
+enum Impl { serial, workbook, workbook_pw, rayon, onetbb, openmp, num_impls };
+constexpr std::array<const char*, num_impls> impl_names{"serial", "mini",   "mini-pw",
+                                                        "rayon",  "oneTBB", "OpenMP"};
+constexpr std::array<bool, num_impls> built{true,           true,          MINI_HAVE_PW,
+                                            MINI_HAVE_RAYON, MINI_HAVE_TBB, MINI_HAVE_OPENMP};
+constexpr std::array<const char*, num_impls> absent{
+    "", "", MINI_PW_ABSENT, MINI_RAYON_ABSENT, MINI_TBB_ABSENT, MINI_OPENMP_ABSENT};
+
+// Column names in any case (--runtimes RAYON) spelled as impl_names spells them.
+inline void spell_as_table(std::vector<std::string>& names) {
+    auto same = [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) ==
+               std::tolower(static_cast<unsigned char>(b));
+    };
+    for (std::string& name : names)
+        for (const std::string_view n : impl_names)
+            if (std::equal(name.begin(), name.end(), n.begin(), n.end(), same)) name = n;
+}
 
 struct Row {
     std::string label;
@@ -65,8 +80,10 @@ inline std::string cell(const std::vector<Row>& rows, const Row& row, int impl) 
     return c;
 }
 
-// `heading` heads the first column (the workload's name and unit).
-inline void print_table(const std::vector<Row>& rows, const std::string& heading) {
+// `heading` heads the first column (the workload's name and unit); a column not `shown` is left
+// out.
+inline void print_table(const std::vector<Row>& rows, const std::string& heading,
+                        const std::array<bool, num_impls>& shown) {
     std::vector<std::array<std::string, num_impls + 1>> text(1, {heading});
     for (int i = 0; i < num_impls; ++i) text[0][i + 1] = impl_names[i];
     for (const Row& r : rows) {
@@ -80,10 +97,34 @@ inline void print_table(const std::vector<Row>& rows, const std::string& heading
         for (std::size_t c = 0; c < line.size(); ++c) w[c] = std::max(w[c], width(line[c]));
     for (const auto& line : text) {
         std::string out;
-        for (std::size_t c = 0; c < line.size(); ++c) out += pad(line[c], w[c] + 2);
+        for (std::size_t c = 0; c < line.size(); ++c)
+            if (c == 0 || shown[c - 1]) out += pad(line[c], w[c] + 2);
         while (!out.empty() && out.back() == ' ') out.pop_back();
         fmt::print("{}\n", out);
     }
+}
+
+// The notes under the table: what each cell and row means.
+inline void print_notes(std::size_t runs, std::size_t producers) {
+    fmt::print(
+        "[a–b]: min–max over {} runs; ×r: median / mini's median (above 1: slower than mini, "
+        "or more CPU); speedup: serial median / median; serial: the faster CPU of each run.\n"
+        "join, serial column: the same recursion without join, per call that would join.\n"
+        "sleeps, notifies per stolen B: a run's counts over its stolen Bs, for each run that "
+        "stole one; a sleep is a worker's wait on a condition variable that ended (one futex "
+        "wait, and the futex wake that ended it), a notify one call of notify_one or notify_all "
+        "(one futex wake; one notify_all may end several sleeps); futex calls of the mutexes are "
+        "not counted. The counters' wake-ups are these notifies.\n"
+        "CPU in the pause: user + system time of the process while it sleeps 20 ms after a "
+        "job of this column, before the next one (its threads spinning before they sleep).\n"
+        "wake-up: {} outside threads each submit one tiny job and wait for it; us/trip = wall "
+        "time / all trips; one trip's wait: from submit to return, median and p90 over the "
+        "run's trips; CPU = user + system time of the whole process / all trips.\n"
+        "busy N: N threads of this process spin from before the first run until after the "
+        "last; every CPU figure above leaves their CPU out.\n"
+        "[1] OpenMP has no way for a thread outside a parallel region to hand a task to a "
+        "running team: there is no equivalent of install or enqueue.\n",
+        runs, producers);
 }
 
 // --carryover: each column's median in a timed row, split by the column measured just before it,

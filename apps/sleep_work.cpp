@@ -33,13 +33,13 @@ class Pool final : public app::SleepPool {
 public:
     explicit Pool(std::size_t threads) : pool_(threads) {}
     app::SleepRun run(unsigned n, unsigned cutoff) override {
-        probe_handler.store(&count, std::memory_order_release);
-        const std::uint64_t s0 = stolen, z0 = sleeps, w0 = notifies;
+        const app::SleepCounts before = sleep_counts();
         const auto t0 = std::chrono::steady_clock::now();
         const std::uint64_t v = pool_.install([&] { return fib(n, cutoff); });
         const std::chrono::duration<double> t = std::chrono::steady_clock::now() - t0;
         runs_.fetch_add(1);
-        return {t.count(), v, stolen - s0, sleeps - z0, notifies - w0};
+        const app::SleepCounts c = sleep_counts() - before;
+        return {t.count(), v, c.stolen, c.sleeps, c.notifies};
     }
     std::uint64_t progress() const override { return runs_.load(); }
 
@@ -49,6 +49,11 @@ private:
 };
 
 } // namespace
+
+app::SleepCounts sleep_counts() {
+    probe_handler.store(&count, std::memory_order_release);
+    return {stolen.load(), sleeps.load(), notifies.load()};
+}
 
 std::unique_ptr<app::SleepPool> sleep_pool(std::size_t threads) {
     return std::make_unique<Pool>(threads);

@@ -13,6 +13,17 @@
 
 namespace app {
 
+// A copy's sleep counts so far, from its own probe handler (sleep_work.cpp): its Bs stolen
+// (Probe::b_stolen), its sleeps (Probe::woken after a wait: a wait on a condition variable that
+// ended, one futex wait) and its notifies (Probe::notified: one notify_one or notify_all call,
+// one futex wake when a thread waits). Every pool of that copy adds to them.
+struct SleepCounts {
+    std::uint64_t stolen = 0, sleeps = 0, notifies = 0;
+    SleepCounts operator-(const SleepCounts& b) const {
+        return {stolen - b.stolen, sleeps - b.sleeps, notifies - b.notifies};
+    }
+};
+
 struct SleepRun {
     double secs;
     std::uint64_t value;   // fib(n): checked by the driver
@@ -30,9 +41,13 @@ public:
 
 } // namespace app
 
+// sleep_counts() installs the copy's counting probe handler, in place of any other (the
+// instruments' too: compare calls only mini_pw's), and returns its counts so far.
 namespace mini { // the core as built: the pool's sleep
 std::unique_ptr<app::SleepPool> sleep_pool(std::size_t threads);
+app::SleepCounts sleep_counts();
 }
 namespace mini_pw { // the copy with -DSLEEP=per-worker
 std::unique_ptr<app::SleepPool> sleep_pool(std::size_t threads);
+app::SleepCounts sleep_counts();
 }

@@ -8,6 +8,33 @@ if(TARGET compare)
     mini_add_expect_test(NAME driver.compare.no_serial LABELS driver TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT
         COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows fib,sum --runtimes mini
         EXPECT_EXIT 0 EXPECT_OUTPUT "fib\\(27\\), cutoff 10 \\[ms\\] +[0-9.]+ \\[.*  speedup over serial.*all results correct")
+    # The mini-pw column (the core built with the per-worker sleep, chapter 10), where the build
+    # has that copy of the core: every row filled, row by row (label, mini's cell, mini-pw's
+    # median [min–max] with its ratio to mini), and mini-pw's own counters under the table.
+    if(TARGET mini_pw)
+        set(cell "[0-9.]+ \\[[0-9.]+–[0-9.]+\\]")
+        set(pair "+${cell} +${cell} ×[0-9.]+")  # mini, mini-pw
+        set(per_b "+n/a +(${cell}|no B stolen) +(${cell}|no B stolen)")
+        string(CONCAT re "busy 0 +serial +mini +mini-pw +rayon"
+            ".*join, fib\\(20\\), 1 thread \\[ns/join\\] ${pair}"
+            ".*join, fib\\(20\\), 2 threads \\[ns/join\\] ${pair}"
+            ".*fib\\(27\\), cutoff 10 \\[ms\\] ${pair}"
+            ".*  sleeps per stolen B ${per_b}.*  notifies per stolen B ${per_b}"
+            ".*sum of 65536 u64 \\[ms\\] ${pair}"
+            ".*wake-up round trip \\[us/trip\\] +n/a ${pair}"
+            ".*  worker sleeps per round trip +n/a +${cell} +${cell}"
+            ".*CPU in the 20 ms pause after a job \\[ms\\] +${cell} +${cell}"
+            ".*mini's counters per run.*mini-pw's counters per run, median \\[min–max\\]:"
+            ".*  join, fib\\(20\\), 2 threads: B stolen .*all results correct")
+        mini_add_expect_test(NAME driver.compare.per_worker LABELS driver TIMEOUT 60
+            COMMAND $<TARGET_FILE:compare> 2 1 --quick --runtimes mini,mini-pw
+            EXPECT_EXIT 0 EXPECT_OUTPUT "${re}")
+        # --runtimes takes a name in any case and runs its column (it used to accept MINI-PW or
+        # RAYON and leave the column empty): serial's n/a, mini's empty cell, then mini-pw's.
+        mini_add_expect_test(NAME driver.compare.runtimes_case LABELS driver TIMEOUT 60
+            COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows trip --runtimes MINI-PW
+            EXPECT_EXIT 0 EXPECT_OUTPUT "wake-up round trip \\[us/trip\\] +n/a +${cell} +n/a \\[1\\].*all results correct")
+    endif()
     mini_add_expect_test(NAME driver.help.compare LABELS driver TIMEOUT 20
         COMMAND $<TARGET_FILE:compare> --help EXPECT_EXIT 0 EXPECT_OUTPUT "Exit codes")
     foreach(case "0" "abc" "2|0" "2|1|--producers|0" "2|1|--bogus" "2|1|--busy|-1" "2|1|--busy|many"
@@ -22,17 +49,21 @@ if(TARGET compare)
     # row by row: the label, serial's cell and mini's, then rayon's median [min–max] ×ratio.
     if(TARGET rayon_side)
         set(cell "[0-9.]+ \\[[0-9.]+–[0-9.]+\\]")
-        set(timed "+${cell} ×[0-9.]+ +${cell} +${cell} ×")  # serial, mini, rayon
-        set(trips "+n/a +${cell} +${cell} ×")               # n/a, mini, rayon
+        set(pw "")  # mini-pw's cell, where the build has it (driver.compare.per_worker)
+        if(TARGET mini_pw)
+            set(pw " +${cell} ×[0-9.]+")
+        endif()
+        set(timed "+${cell} ×[0-9.]+ +${cell}${pw} +${cell} ×")  # serial, mini, mini-pw, rayon
+        set(trips "+n/a +${cell}${pw} +${cell} ×")               # n/a, mini, mini-pw, rayon
         set(speedup "  speedup over serial +\\(baseline\\) +[0-9.]+x +[0-9.]+x")
-        string(CONCAT re "serial +mini +rayon +oneTBB"
+        string(CONCAT re "serial +mini +(mini-pw +)?rayon +oneTBB"
             ".*join, fib\\(20\\), 1 thread \\[ns/join\\] ${timed}"
             ".*join, fib\\(20\\), 2 threads \\[ns/join\\] ${timed}"
             ".*fib\\(27\\), cutoff 10 \\[ms\\] ${timed}.*${speedup}"
             ".*sum of 65536 u64 \\[ms\\] ${timed}.*${speedup}"
             ".*wake-up round trip \\[us/trip\\] ${trips}"
             ".*  CPU per round trip \\[us/trip\\] ${trips}"
-            ".*  worker sleeps per round trip +n/a +${cell} +not counted"
+            ".*  worker sleeps per round trip +n/a +${cell}( +${cell})? +not counted"
             ".*CPU in the 20 ms pause after a job \\[ms\\] +${cell} +${cell} +${cell}"
             ".*all results correct")
         mini_add_expect_test(NAME rayon.compare.smoke LABELS rayon TIMEOUT 120 BROKEN_BY NO_RECHECK BLOCK_WAIT

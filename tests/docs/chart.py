@@ -17,7 +17,8 @@ from pathlib import Path
 
 MARKER = re.compile(r"^<!-- chart: (\S+\.svg) -->$")
 RATIO = re.compile(r"×([0-9.]+)")
-COLOURS = {"serial": "#9e9e9e", "rayon": "#c2185b", "oneTBB": "#1976d2", "OpenMP": "#f57c00"}
+COLOURS = {"serial": "#9e9e9e", "mini-pw": "#388e3c", "rayon": "#c2185b", "oneTBB": "#1976d2",
+           "OpenMP": "#f57c00"}
 ROW_H, BAR_H, LEFT, WIDTH, TOP = 14, 12, 290, 760, 46
 SCALE = (1 / 8, 16)  # the axis: ×1/8 to ×16, log2; ratios outside are drawn at the edge
 
