@@ -60,8 +60,9 @@ private:
 
 class Sleep {
 public:
-    // rayon's ROUNDS_UNTIL_SLEEPY is 32 (sleep/mod.rs:56); 4, as the pool's sleep, for a fair
-    // comparison: the rounds are yields, and on a loaded core each may give away a time slice.
+    // rayon's ROUNDS_UNTIL_SLEEPY is 32 (sleep/mod.rs:56); 4 here: the rounds are yields, as in
+    // rayon, and on a loaded core each may give away a time slice. The pool's sleep searches for
+    // a time instead (ThreadPool::search_time_before_sleep), so compare's round trip differs.
     static constexpr int rounds_until_sleepy = 4, rounds_until_sleeping = rounds_until_sleepy + 1;
     static constexpr std::size_t no_owner = ~std::size_t{0};
 
