@@ -75,7 +75,7 @@ std::optional<JobRef> WorkerThread::steal() {
 std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
     using clock = std::chrono::steady_clock;
     std::uint64_t ran = 0;
-    clock::time_point sleep_at{}; // {}: a job was found since the last sleep
+    clock::time_point sleep_at{}; // {}: no failed search since the last job or sleep
     while (!latch.probe()) {
         if (auto job = find_work()) {
             execute(*job);
