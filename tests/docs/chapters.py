@@ -83,11 +83,23 @@ class Doc:
 
 class Report:
     def __init__(self, name):
-        self.name, self.problems = name, 0
+        self.name, self.problems, self.texts = name, 0, []
 
     def problem(self, text):
         self.problems += 1
+        self.texts.append(text)
         print(text, flush=True)
+
+
+def recap(texts, lines_each=12):
+    """The problems again, after the last summary: a log read from its tail (a CI report that
+    keeps the last lines) still shows which block failed and how, not only that one did."""
+    out = [f"chapters.py: the {len(texts)} problems again:"]
+    for t in texts:
+        rows = t.split("\n")
+        out += rows[:lines_each] + ([f"  ({len(rows) - lines_each} more lines in its first report, above)"]
+                                    if len(rows) > lines_each else [])
+    return out
 
 
 def parse(path, rel, report):
@@ -450,16 +462,19 @@ def main(argv=None):
     if not a.files and readme.is_file():
         docs[readme] = parse(readme, "README.md", parse_report)
     update, failed = a.mode == "update", parse_report.problems
+    texts = list(parse_report.texts)
     if not a.console:
         r, n, updated = snippets(root, [docs[p] for p in chapters], update)
         k = r.problems + parse_report.problems
         upd = f", {updated} blocks updated" if update else ""
         print(f"snippets: {n} blocks checked in {len(chapters)} chapters{upd}, {k} problems")
         failed += r.problems
+        texts += r.texts
         if not a.files:  # the labs' skeletons: the source, holes from tests/labs/steps.ini
             lab_problems = labs.stale(root, update)
             for dst, text in lab_problems:
                 print(f"{dst}: {text}")
+                texts.append(f"{dst}: {text}")
             print(f"labs: {len(labs.LABS)} skeletons checked, {len(lab_problems)} problems")
             failed += len(lab_problems)
     if not a.snippets and os.environ.get(NESTED):
@@ -471,6 +486,7 @@ def main(argv=None):
               f"(not built or no optional tool), {c['slow']} slow not run, "
               f"{r.problems} problems")
         failed += r.problems
+        texts += r.texts
     for doc in docs.values():
         if doc.edits and write(doc):
             print(f"{a.mode}: wrote {doc.rel}")
@@ -480,7 +496,9 @@ def main(argv=None):
             for line in problems + [f"{a.mode}: wrote {os.path.relpath(w, root)}" for w in written]:
                 print(line)
             failed += len(problems)
+            texts += problems
     if failed:
+        print("\n".join(recap(texts)))
         print(f"chapters.py: {a.mode} failed with {failed} problems (see above)")
     return 1 if failed else 0
 

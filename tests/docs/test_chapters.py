@@ -194,6 +194,22 @@ class Console(unittest.TestCase):
             self.assertEqual(t.run("check", "--console")[0], 0)
             self.assertNotIn("wrote", t.run("update", "--console")[1])
 
+    def test_the_problems_are_repeated_after_the_summary(self):
+        # a CI report that keeps only the log's last lines must still name the block and the diff
+        with self.tree(("echo new", "$ echo new\nold\n"), ("echo same", "$ echo same\nsame\n")) as t:
+            code, out = t.run("check", "--console")
+            self.assertEqual(code, 1, out)
+            tail = out[out.index("console: 2 blocks run"):]
+            self.assertRegex(tail, r"the 1 problems again:\nchapters/c\.md:6: block differs from "
+                                   r"a fresh run of `echo new`")
+            self.assertIn("    chapter: old\n    fresh  : new", tail)
+            self.assertTrue(tail.rstrip().endswith("failed with 1 problems (see above)"), tail)
+
+    def test_a_long_problem_is_cut_in_the_recap(self):
+        lines = chapters.recap(["a\n" + "\n".join(f"l{i}" for i in range(20))], lines_each=3)
+        self.assertEqual(lines, ["chapters.py: the 1 problems again:", "a", "l0", "l1",
+                                 "  (18 more lines in its first report, above)"])
+
     def test_wrong_exit_code_fails_and_is_not_rewritten(self):
         with self.tree(("echo out; exit 3", "$ echo out; exit 3\nout\n")) as t:
             for mode in ("check", "update"):
