@@ -495,7 +495,7 @@ int main(int argc, char** argv) {
             case workbook_pw:
                 counted(r, impl, [&] {
                     timed(r, impl, unit, per, expected,
-                          [&] { return (one ? rt.pw1 : rt.pw)->fib(n, c, &fib_leaf, started); });
+                          [&] { return (one ? rt.pw1 : rt.pw)->fib(n, c, started); });
                 });
                 break;
 #endif

@@ -33,7 +33,7 @@ import sys
 import tempfile
 import unittest
 
-RUNTIMES = ["serial", "mini", "rayon", "oneTBB", "OpenMP"]
+RUNTIMES = ["serial", "mini", "mini-pw", "rayon", "oneTBB", "OpenMP"]
 # compare's row labels (apps/compare.cpp) and the keys of its --rows and dump labels.
 JOIN_LABEL = re.compile(r"^join, fib\(\d+\), 1 thread \[ns/join\]")
 TRIP_LABEL = re.compile(r"^wake-up round trip \[us/trip\]")

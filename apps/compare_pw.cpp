@@ -17,20 +17,11 @@ double now() { // app::now() (common.hpp)
         .count();
 }
 
-// app::fib (fib.hpp) on this copy's join, its leaf a parameter (as placement::fib_with).
-std::uint64_t fib(unsigned n, unsigned cutoff, std::uint64_t (*leaf)(unsigned)) {
-    if (n <= cutoff || n < 2) return leaf(n);
-    auto [a, b] = join([=] { return fib(n - 1, cutoff, leaf); },
-                       [=] { return fib(n - 2, cutoff, leaf); });
-    return a + b;
-}
-
 class Pool final : public app::ComparePool {
 public:
     explicit Pool(std::size_t threads) : pool_(threads) {}
-    std::uint64_t fib(unsigned n, unsigned cutoff, std::uint64_t (*leaf)(unsigned),
-                      double& started) override {
-        return pool_.install([&] { return started = now(), mini::fib(n, cutoff, leaf); });
+    std::uint64_t fib(unsigned n, unsigned cutoff, double& started) override {
+        return pool_.install([&] { return started = now(), mini::fib(n, cutoff); }); // sleep_work
     }
     std::uint64_t sum(const std::vector<std::uint64_t>& values, double& started) override {
         return pool_.install([&] { return started = now(), mini::sum(pool_, values); });

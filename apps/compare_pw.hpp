@@ -26,9 +26,8 @@ namespace app {
 class ComparePool {
 public:
     virtual ~ComparePool() = default;
-    // fib(n) with join below `cutoff`, its leaves `leaf` (app::fib_leaf: mini's very leaves).
-    virtual std::uint64_t fib(unsigned n, unsigned cutoff, std::uint64_t (*leaf)(unsigned),
-                              double& started) = 0;
+    // fib(n) with join below `cutoff`: app::fib's code on this copy (sleep_work.cpp).
+    virtual std::uint64_t fib(unsigned n, unsigned cutoff, double& started) = 0;
     virtual std::uint64_t sum(const std::vector<std::uint64_t>& values, double& started) = 0;
     // One wake-up round trip: a job that bumps `executed` (trip_mini's, compare.cpp).
     virtual void trip(std::atomic<std::uint64_t>& executed) = 0;

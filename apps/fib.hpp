@@ -8,12 +8,9 @@
 
 #include <mini/join.hpp>
 
-namespace app {
+#include "fib_leaf.hpp"
 
-// The leaf, out of line so that the parallel and the serial versions run the very same code.
-[[gnu::noinline]] inline std::uint64_t fib_leaf(unsigned n) {
-    return n < 2 ? n : fib_leaf(n - 1) + fib_leaf(n - 2);
-}
+namespace app {
 
 // The serial baseline: the same recursion and leaves, no join.
 inline std::uint64_t fib_serial(unsigned n, unsigned cutoff) {

@@ -1,6 +1,8 @@
 // The sleeps driver's workload, compiled once per core (sleep_work.hpp says why).
 #include "sleep_work.hpp"
 
+#include "fib_leaf.hpp"
+
 #include <atomic>
 #include <chrono>
 
@@ -20,13 +22,6 @@ void count(Probe what, const void*, std::uint64_t arg) {
     case Probe::notified: notifies.fetch_add(1, std::memory_order_relaxed); break;
     default: break;
     }
-}
-
-[[gnu::noinline]] std::uint64_t leaf(unsigned n) { return n < 2 ? n : leaf(n - 1) + leaf(n - 2); }
-std::uint64_t fib(unsigned n, unsigned cutoff) {
-    if (n <= cutoff || n < 2) return leaf(n);
-    auto [a, b] = join([&] { return fib(n - 1, cutoff); }, [&] { return fib(n - 2, cutoff); });
-    return a + b;
 }
 
 class Pool final : public app::SleepPool {
@@ -49,6 +44,13 @@ private:
 };
 
 } // namespace
+
+// app::fib (fib.hpp), word for word, on this copy's join.
+std::uint64_t fib(unsigned n, unsigned cutoff) {
+    if (n <= cutoff || n < 2) return app::fib_leaf(n);
+    auto [a, b] = join([=] { return fib(n - 1, cutoff); }, [=] { return fib(n - 2, cutoff); });
+    return a + b;
+}
 
 app::SleepCounts sleep_counts() {
     probe_handler.store(&count, std::memory_order_release);

@@ -43,11 +43,15 @@ public:
 
 // sleep_counts() installs the copy's counting probe handler, in place of any other (the
 // instruments' too: compare calls only mini_pw's), and returns its counts so far.
+// fib(n) is app::fib on the copy's join (call it on a worker of that copy's pool); mini-pw's column
+// of compare runs it too (compare_pw.cpp).
 namespace mini { // the core as built: the pool's sleep
 std::unique_ptr<app::SleepPool> sleep_pool(std::size_t threads);
 app::SleepCounts sleep_counts();
+std::uint64_t fib(unsigned n, unsigned cutoff);
 }
 namespace mini_pw { // the copy with -DSLEEP=per-worker
 std::unique_ptr<app::SleepPool> sleep_pool(std::size_t threads);
 app::SleepCounts sleep_counts();
+std::uint64_t fib(unsigned n, unsigned cutoff);
 }
