@@ -83,10 +83,13 @@ class Doc:
 
 class Report:
     def __init__(self, name):
-        self.name, self.problems, self.texts = name, 0, []
+        self.name, self.texts = name, []
+
+    @property
+    def problems(self):
+        return len(self.texts)
 
     def problem(self, text):
-        self.problems += 1
         self.texts.append(text)
         print(text, flush=True)
 
@@ -461,14 +464,13 @@ def main(argv=None):
     readme = root / "README.md"
     if not a.files and readme.is_file():
         docs[readme] = parse(readme, "README.md", parse_report)
-    update, failed = a.mode == "update", parse_report.problems
-    texts = list(parse_report.texts)
+    update = a.mode == "update"
+    texts = list(parse_report.texts)  # every problem found, for the recap at the end
     if not a.console:
         r, n, updated = snippets(root, [docs[p] for p in chapters], update)
         k = r.problems + parse_report.problems
         upd = f", {updated} blocks updated" if update else ""
         print(f"snippets: {n} blocks checked in {len(chapters)} chapters{upd}, {k} problems")
-        failed += r.problems
         texts += r.texts
         if not a.files:  # the labs' skeletons: the source, holes from tests/labs/steps.ini
             lab_problems = labs.stale(root, update)
@@ -476,7 +478,6 @@ def main(argv=None):
                 print(f"{dst}: {text}")
                 texts.append(f"{dst}: {text}")
             print(f"labs: {len(labs.LABS)} skeletons checked, {len(lab_problems)} problems")
-            failed += len(lab_problems)
     if not a.snippets and os.environ.get(NESTED):
         print("console: skipped (already inside a console block's command)")
     elif not a.snippets:
@@ -485,7 +486,6 @@ def main(argv=None):
         print(f"console: {c['run']} blocks run in {c['secs']:.0f} s{upd}, {c['skipped']} skipped "
               f"(not built or no optional tool), {c['slow']} slow not run, "
               f"{r.problems} problems")
-        failed += r.problems
         texts += r.texts
     for doc in docs.values():
         if doc.edits and write(doc):
@@ -495,12 +495,11 @@ def main(argv=None):
             problems, written = chart.check(p, p.read_text(), update)
             for line in problems + [f"{a.mode}: wrote {os.path.relpath(w, root)}" for w in written]:
                 print(line)
-            failed += len(problems)
             texts += problems
-    if failed:
+    if texts:
         print("\n".join(recap(texts)))
-        print(f"chapters.py: {a.mode} failed with {failed} problems (see above)")
-    return 1 if failed else 0
+        print(f"chapters.py: {a.mode} failed with {len(texts)} problems (see above)")
+    return 1 if texts else 0
 
 
 if __name__ == "__main__":
