@@ -5,7 +5,6 @@
 
 #include <chrono>
 
-#include <mini/join.hpp>
 #include <mini/pool.hpp>
 #include <mini/splitter.hpp>
 
@@ -21,7 +20,7 @@ class Pool final : public app::ComparePool {
 public:
     explicit Pool(std::size_t threads) : pool_(threads) {}
     std::uint64_t fib(unsigned n, unsigned cutoff, double& started) override {
-        return pool_.install([&] { return started = now(), mini::fib(n, cutoff); }); // sleep_work
+        return pool_.install([&] { return started = now(), mini::fib(n, cutoff); });
     }
     std::uint64_t sum(const std::vector<std::uint64_t>& values, double& started) override {
         return pool_.install([&] { return started = now(), mini::sum(pool_, values); });

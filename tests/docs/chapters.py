@@ -473,11 +473,11 @@ def main(argv=None):
         print(f"snippets: {n} blocks checked in {len(chapters)} chapters{upd}, {k} problems")
         texts += r.texts
         if not a.files:  # the labs' skeletons: the source, holes from tests/labs/steps.ini
-            lab_problems = labs.stale(root, update)
-            for dst, text in lab_problems:
-                print(f"{dst}: {text}")
-                texts.append(f"{dst}: {text}")
-            print(f"labs: {len(labs.LABS)} skeletons checked, {len(lab_problems)} problems")
+            lab_report = Report("labs")
+            for dst, text in labs.stale(root, update):
+                lab_report.problem(f"{dst}: {text}")
+            print(f"labs: {len(labs.LABS)} skeletons checked, {lab_report.problems} problems")
+            texts += lab_report.texts
     if not a.snippets and os.environ.get(NESTED):
         print("console: skipped (already inside a console block's command)")
     elif not a.snippets:
