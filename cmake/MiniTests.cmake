@@ -38,9 +38,21 @@ function(_mini_emulated cmd_var)
     endif()
 endfunction()
 
-# mini_add_test(NAME n COMMAND cmd... TIMEOUT s LABELS l... [BROKEN_BY switch...])
+# The test presets run two tests at a time (CMakePresets.json: jobs 2), but a test that starts a
+# program of ours runs alone (RUN_SERIAL), as on an idle machine: no forced hand-off, watchdog or
+# timeout of ours races a neighbour for the two cores. Only tests that run none of our programs
+# share the cores: the models (label model: spin, GenMC), the tools' self-tests (tooling) and the
+# docs checks that read files only (PARALLEL below).
+function(_mini_serial name labels parallel)
+    if(NOT parallel AND NOT labels MATCHES "^(model|tooling)$")
+        set_tests_properties(${name} PROPERTIES RUN_SERIAL TRUE)
+    endif()
+endfunction()
+
+# mini_add_test(NAME n COMMAND cmd... TIMEOUT s LABELS l... [BROKEN_BY switch...] [PARALLEL])
+# PARALLEL: the command runs no program of ours, so it may share the cores (see above).
 function(mini_add_test)
-    cmake_parse_arguments(T "" "NAME;TIMEOUT" "COMMAND;LABELS;BROKEN_BY" ${ARGN})
+    cmake_parse_arguments(T "PARALLEL" "NAME;TIMEOUT" "COMMAND;LABELS;BROKEN_BY" ${ARGN})
     _mini_broken(broken ${T_BROKEN_BY})
     if(broken)
         return()
@@ -48,6 +60,7 @@ function(mini_add_test)
     _mini_emulated(T_COMMAND)
     add_test(NAME ${T_NAME} COMMAND ${T_COMMAND})
     set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}")
+    _mini_serial(${T_NAME} "${T_LABELS}" ${T_PARALLEL})
 endfunction()
 
 # mini_add_expect_test(NAME n COMMAND cmd... TIMEOUT s LABELS l... EXPECT_EXIT code
@@ -66,6 +79,7 @@ function(mini_add_expect_test)
         COMMAND ${CMAKE_COMMAND} -DEXPECT_EXIT=${T_EXPECT_EXIT} "-DEXPECT_OUTPUT=${T_EXPECT_OUTPUT}"
                 -DTIMEOUT=${inner} -P ${MINI_EXPECT_SCRIPT} -- ${T_COMMAND})
     set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}")
+    _mini_serial(${T_NAME} "${T_LABELS}" FALSE)
 endfunction()
 
 # mini_add_reverse_test(NAME n SABOTAGE switch COMMAND cmd... TIMEOUT s
@@ -96,5 +110,5 @@ function(mini_catch_tests target)
         endif()
     endwhile()
     catch_discover_tests(${target} TEST_SPEC "${spec}" TEST_PREFIX "${target}."
-        PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}")
+        PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}" RUN_SERIAL TRUE)
 endfunction()

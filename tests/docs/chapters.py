@@ -354,8 +354,10 @@ def differences(want, got, varies):
     return out
 
 
-def console(root, docs, update, slow):
-    report, counts = Report("console"), dict(run=0, updated=0, skipped=0, slow=0)
+def console(root, docs, update, slow, repeat=1):
+    """Runs every console block (`repeat` times each in check mode: a block whose verdict differs
+    between runs is reported as VARIES, a check that would fail CI one day)."""
+    report, counts = Report("console"), dict(run=0, updated=0, skipped=0, slow=0, varied=0)
     t0 = time.monotonic()
     for doc in docs:
         for b in doc.blocks:
@@ -395,37 +397,51 @@ def console(root, docs, update, slow):
                 counts["skipped"] += 1
                 print(f"console: skipped {where}: {tool} (an optional tool)", flush=True)
                 continue
-            start = time.monotonic()
-            code, got = run(root, cmd, opts["timeout"])
-            took = time.monotonic() - start
+            verdicts = []  # one a run: None (the block holds) or the problem's text
             counts["run"] += 1
-            print(f"console: {where}: `{cmd}` exit {code} in {took:.1f} s", flush=True)
-            if code is None:
-                report.problem(f"{where}: `{cmd}` was killed after {opts['timeout']:g} s "
-                               "(raise it with `| timeout S` in the marker)")
+            for _ in range(1 if update else repeat):
+                problem, new = judge(root, b, cmd, opts, where)
+                if update and new is not None:  # it ran as the marker expects, and differs
+                    doc.edits[b.start] = new
+                    counts["updated"] += 1
+                    print(f"console: updated {where}", flush=True)
+                    problem = None
+                verdicts.append(problem)
+            bad = [v for v in verdicts if v is not None]
+            if not bad:
                 continue
-            if code != opts["exit"]:
-                report.problem(f"{where}: `{cmd}` exited {code}, the marker expects exit "
-                               f"{opts['exit']} (`| exit {code}` in the marker if that is right); "
-                               "output:\n" + "".join(f"  output| {l}\n" for l in got[-20:]))
-                continue
-            new = [f"$ {cmd}"] + got
-            diff = differences(b.body, new, opts["varies"])
-            if not diff:
-                continue
-            if update:
-                doc.edits[b.start] = new
-                counts["updated"] += 1
-                print(f"console: updated {where}", flush=True)
-                continue
-            lines = "".join(f"  line {k + 1}:\n    chapter: {a}\n    fresh  : {c}\n"
-                            for k, a, c in diff[:5])
-            report.problem(f"{where}: block differs from a fresh run of `{cmd}` ({len(diff)} "
-                           f"lines differ; varying lines compared by shape: "
-                           f"{opts['varies'] or 'none'}):\n{lines}"
-                           f"  fix: python3 tests/docs/chapters.py update --console {b.path}")
+            if len(verdicts) > 1 and len(bad) < len(verdicts):
+                counts["varied"] += 1
+                report.problem(f"{where}: VARIES: `{cmd}` held in {len(verdicts) - len(bad)} of "
+                               f"{len(verdicts)} runs; the first that failed:\n{bad[0]}")
+            else:
+                report.problem(bad[0])
     counts["secs"] = time.monotonic() - t0
     return report, counts
+
+
+def judge(root, b, cmd, opts, where):
+    """One fresh run of a console block: (None, None) when the block holds; (problem, None) when
+    the command failed as the marker does not expect; (problem, new lines) when the block differs."""
+    start = time.monotonic()
+    code, got = run(root, cmd, opts["timeout"])
+    print(f"console: {where}: `{cmd}` exit {code} in {time.monotonic() - start:.1f} s", flush=True)
+    if code is None:
+        return (f"{where}: `{cmd}` was killed after {opts['timeout']:g} s "
+                "(raise it with `| timeout S` in the marker)"), None
+    if code != opts["exit"]:
+        return (f"{where}: `{cmd}` exited {code}, the marker expects exit "
+                f"{opts['exit']} (`| exit {code}` in the marker if that is right); "
+                "output:\n" + "".join(f"  output| {l}\n" for l in got[-20:])), None
+    new = [f"$ {cmd}"] + got
+    diff = differences(b.body, new, opts["varies"])
+    if not diff:
+        return None, None
+    lines = "".join(f"  line {k + 1}:\n    chapter: {a}\n    fresh  : {c}\n"
+                    for k, a, c in diff[:5])
+    return (f"{where}: block differs from a fresh run of `{cmd}` ({len(diff)} lines differ; "
+            f"varying lines compared by shape: {opts['varies'] or 'none'}):\n{lines}"
+            f"  fix: python3 tests/docs/chapters.py update --console {b.path}"), new
 
 
 def main(argv=None):
@@ -438,7 +454,12 @@ def main(argv=None):
     what.add_argument("--console", action="store_true", help="only the console blocks")
     ap.add_argument("--slow", action="store_true", help="also run the blocks marked slow")
     ap.add_argument("--root", default=str(REPO), help="repository root (default: this checkout)")
+    ap.add_argument("--repeat", type=int, default=1, metavar="N",
+                    help="check: run every console block N times and report the blocks whose "
+                         "verdict varies between runs (default 1)")
     a = ap.parse_intermixed_args(argv)
+    if a.repeat < 1 or (a.repeat > 1 and a.mode != "check"):
+        ap.error("--repeat takes a whole number from 1, and only with check")
     root = Path(a.root).absolute()
     if not root.is_dir():
         ap.error(f"ROOT '{root}' is not a directory")
@@ -481,9 +502,11 @@ def main(argv=None):
     if not a.snippets and os.environ.get(NESTED):
         print("console: skipped (already inside a console block's command)")
     elif not a.snippets:
-        r, c = console(root, docs.values(), update, a.slow)
+        r, c = console(root, docs.values(), update, a.slow, a.repeat)
         upd = f", {c['updated']} updated" if update else ""
-        print(f"console: {c['run']} blocks run in {c['secs']:.0f} s{upd}, {c['skipped']} skipped "
+        var = f", {c['varied']} varied between runs" if a.repeat > 1 else ""
+        times = f" ({a.repeat} times each)" if a.repeat > 1 else ""
+        print(f"console: {c['run']} blocks run{times} in {c['secs']:.0f} s{upd}{var}, {c['skipped']} skipped "
               f"(not built or no optional tool), {c['slow']} slow not run, "
               f"{r.problems} problems")
         texts += r.texts

@@ -205,6 +205,31 @@ class Console(unittest.TestCase):
             self.assertIn("    chapter: old\n    fresh  : new", tail)
             self.assertTrue(tail.rstrip().endswith("failed with 1 problems (see above)"), tail)
 
+    def test_repeat_finds_a_block_whose_verdict_varies(self):
+        # a correct program whose output differs between runs: the block holds on the first run
+        # only (a file in the tree says whether it ran before), as a timing-dependent block would
+        flip = "test -e ran && echo b || { touch ran; echo a; }"
+        with self.tree((flip, f"$ {flip}\na\n"), ("echo same", "$ echo same\nsame\n")) as t:
+            code, out = t.run("check", "--console", "--repeat", "3")
+            self.assertEqual(code, 1, out)
+            self.assertIn("console: 2 blocks run (3 times each)", out)
+            self.assertIn(", 1 varied between runs,", out)
+            self.assertRegex(out, r"chapters/c\.md:6: VARIES: `test -e ran.*` held in 1 of 3 "
+                                  r"runs; the first that failed:\nchapters/c\.md:6: block differs")
+            self.assertNotRegex(out, r"chapters/c\.md:14: (VARIES|block differs)")
+        with self.tree(("echo new", "$ echo new\nold\n")) as t:  # fails every run: not VARIES
+            code, out = t.run("check", "--console", "--repeat", "2")
+            self.assertEqual(code, 1, out)
+            self.assertNotIn("VARIES", out)
+            self.assertIn("chapters/c.md:6: block differs", out)
+
+    def test_repeat_is_for_check_only(self):
+        with self.tree(("echo a", "$ echo a\na\n")) as t:
+            for args in (("update", "--repeat", "2"), ("check", "--repeat", "0")):
+                code, out = t.run(*args)
+                self.assertEqual(code, 2, out)
+                self.assertIn("--repeat takes a whole number from 1, and only with check", out)
+
     def test_a_long_problem_is_cut_in_the_recap(self):
         lines = chapters.recap(["a\n" + "\n".join(f"l{i}" for i in range(20))], lines_each=3)
         self.assertEqual(lines, ["chapters.py: the 1 problems again:", "a", "l0", "l1",
