@@ -3,7 +3,10 @@
 #include <mini/cpu_relax.hpp>
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <thread>
 
@@ -130,10 +133,15 @@ void WorkerThread::main_loop() {
     current_ = this;
     probe(Probe::worker_start, nullptr, index_);
     wait_until(pool_.terminate_); // a worker is a thread waiting for the end, working meanwhile
+    // Every job a worker pushes, it pops or sees stolen before the job that pushed it returns
+    // (rayon-core's main_loop: registry.rs, debug_assert on take_local_job).
+    assert(deque_.is_empty() && "a worker left with jobs in its deque");
     current_ = nullptr;
 }
 
-ThreadPool::ThreadPool(std::size_t num_threads) : sleep_owner_(make_sleep(num_threads)) {
+ThreadPool::ThreadPool(std::size_t requested)
+    : sleep_owner_(make_sleep(std::min(requested, max_num_threads()))) {
+    const std::size_t num_threads = std::min(requested, max_num_threads()); // rayon's clamp
     if (num_threads == 0) // no worker would ever run an injected job: install would hang
         throw std::invalid_argument("mini::ThreadPool: num_threads must be at least 1, got 0");
     for (std::size_t i = 0; i < num_threads; ++i) {
@@ -147,7 +155,7 @@ ThreadPool::ThreadPool(std::size_t num_threads) : sleep_owner_(make_sleep(num_th
     // calls std::terminate.
     try {
         for (auto& w : workers_) {
-            probe(Probe::spawn);
+            probe(Probe::spawn, this, workers_.size());
             threads_.emplace_back([w = w.get()] { w->main_loop(); });
         }
     } catch (...) {
@@ -156,11 +164,30 @@ ThreadPool::ThreadPool(std::size_t num_threads) : sleep_owner_(make_sleep(num_th
     }
 }
 
-ThreadPool::~ThreadPool() { terminate_and_join(); }
+ThreadPool::~ThreadPool() {
+    if (WorkerThread* w = WorkerThread::current(); w != nullptr && &w->pool() == this) {
+        std::fprintf(stderr, "mini: a ThreadPool destroyed by one of its own workers (worker %zu): "
+                             "its destructor joins every worker, and a thread cannot join itself; "
+                             "destroy a pool from a thread outside it\n", w->index());
+        std::abort();
+    }
+    terminate_and_join();
+}
 
 void ThreadPool::terminate_and_join() noexcept {
     SpinLatch::set(&terminate_); // wakes every sleeper, through the same protocol as any latch
     for (auto& t : threads_) t.join();
+    // The workers left at the latch, whatever was still queued. A job queued by a caller that
+    // waits for it (install, join or scope from outside, or from another pool's worker) will
+    // never run: say so, rather than let that caller wait in silence.
+    if (const std::size_t n = awaited_.load(std::memory_order_relaxed); n != 0) {
+        std::fprintf(stderr, "mini: a ThreadPool destroyed while %zu caller%s inside its install, "
+                             "join or scope, with %s still queued: its workers have left and "
+                             "nobody will run it; destroy a pool only after every call into it "
+                             "has returned\n", n, n == 1 ? " waits" : "s wait",
+                     n == 1 ? "its job" : "their jobs");
+        std::abort();
+    }
 }
 
 // Created on first use and never destroyed, as rayon's global registry (registry.rs,
