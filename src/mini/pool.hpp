@@ -66,6 +66,7 @@ public:
 private:
     friend class ThreadPool;
     std::optional<JobRef> steal();
+    bool any_deque_has_work() const;
     void main_loop();
 
     ThreadPool& pool_;
