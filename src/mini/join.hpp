@@ -57,12 +57,13 @@ auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
     const JobRef ref_b = job_b.as_job_ref();
     worker.push(ref_b);                          // an idle worker may steal B from here on
     decltype(auto) result_a = run_a(worker, job_b.latch(), a, FnContext(injected)); // run A ourselves
-    using Pair = std::pair<decltype(result_a), typename decltype(job_b)::Result>; // references too
+    using RA = decltype(result_a); // A's result as A returned it: a reference stays one
+    using Pair = std::pair<RA, typename decltype(job_b)::Result>;
 
     if constexpr (sabotage::block_wait) {
         probe(Probe::block_wait, ref_b.data);
         detail::wait_idle(job_b.latch()); // [BLOCK_WAIT] only yield, though B may sit in our deque
-        return Pair(std::forward<decltype(result_a)>(result_a), job_b.into_result());
+        return Pair(std::forward<RA>(result_a), job_b.into_result());
     }
     std::uint64_t ran = 0; // jobs run while waiting, for the probe
     while (!job_b.latch().probe()) {
@@ -75,11 +76,11 @@ auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
             break;
         }
         if (*job == ref_b) // nobody took B: run it inline
-            return Pair(std::forward<decltype(result_a)>(result_a), job_b.run_inline(injected));
+            return Pair(std::forward<RA>(result_a), job_b.run_inline(injected));
         worker.execute(*job); // a job A pushed and left above B
     }
     probe(Probe::b_stolen, ref_b.data, ran);
-    return Pair(std::forward<decltype(result_a)>(result_a), job_b.into_result());
+    return Pair(std::forward<RA>(result_a), job_b.into_result());
 }
 // ANCHOR_END: join
 

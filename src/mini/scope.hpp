@@ -43,7 +43,9 @@ public:
     void spawn(Body&& body) {
         using B = std::decay_t<Body>;
         auto run = [this, body = std::optional<B>(std::forward<Body>(body))]() mutable noexcept {
-            execute_job([&] { call_once(body, *this); }); // body and captures gone before the count
+            // call_once destroys body, and what it captured, before execute_job gives the count
+            // back: once it is, scope may return, and a capture's destructor may write there.
+            execute_job([&] { call_once(body, *this); });
         };
         using Job = HeapJob<decltype(run)>;
         const JobRef job = Job::into_job_ref(std::move(run));
@@ -53,7 +55,7 @@ public:
         // the owner would return from scope and pop the frame the late jobs write into.
         if constexpr (!sabotage::count_after_push) job_completed_latch_.increment();
         try {
-            probe(Probe::scope_publish, job.data); // a test throws here, as a failed allocation would
+            probe(Probe::scope_publish, job.data); // a test throws here, as an allocation can
             inject_or_push(job); // may throw: the deque grows, the injector takes a new block
         } catch (...) { // nobody saw the job: free it unrun, give its count back, tell the spawner
             Job::discard(job);

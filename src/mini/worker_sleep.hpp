@@ -24,7 +24,6 @@
 #pragma once
 
 #include <atomic>
-#include <cassert>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -50,11 +49,7 @@ public:
     void wake_up() noexcept { if (!probe()) cas(sleeping, unset); }
     // True if the owner was asleep (SLEEPING): then, and only then, the setter must wake it.
     // seq_cst, not rayon's AcqRel: a latch with no owner (see SpinLatch) pairs it with a fence.
-    bool set() noexcept {
-        const std::uint8_t old = state_.exchange(set_state, std::memory_order_seq_cst);
-        assert(old != set_state && "a latch set twice");
-        return old == sleeping;
-    }
+    bool set() noexcept { return state_.exchange(set_state, std::memory_order_seq_cst) == sleeping; }
 
 private:
     bool cas(std::uint8_t from, std::uint8_t to) noexcept {
