@@ -518,7 +518,7 @@ constexpr bool asan = false;
 constexpr bool asan = false;
 #endif
 
-std::thread::id guard_owner;
+std::atomic<std::thread::id> guard_owner{};
 std::atomic<bool> owner_idle_armed{false}, count_given_back{false}, scope_has_returned{false};
 thread_local bool in_guarded_job = false;
 std::binary_semaphore guard_job_running{0}, owner_idle{0}, guard_may_write{0}, guard_wrote{0};
