@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 
+#include <mini/cpu_relax.hpp>
 #include <mini/join.hpp>
 #include <mini/pool.hpp>
 #include <mini/probe.hpp>
@@ -59,6 +60,27 @@ app::SleepCounts sleep_counts() {
 
 std::unique_ptr<app::SleepPool> sleep_pool(std::size_t threads) {
     return std::make_unique<Pool>(threads);
+}
+
+std::size_t missed_pushes(std::size_t trials, std::chrono::milliseconds wait,
+                          std::atomic<std::uint64_t>& done) {
+    std::size_t missed = 0;
+    for (std::size_t i = 0; i < trials; ++i, done.fetch_add(1)) {
+        ThreadPool pool(2); // fresh: the worker that does not run the join is on its way to sleep
+        std::atomic<bool> b_started{false};
+        pool.install([&] {
+            join(
+                [&] { // B is pushed: wait for the other worker to start it, at most `wait`
+                    const auto until = std::chrono::steady_clock::now() + wait;
+                    while (!b_started.load(std::memory_order_acquire) &&
+                           std::chrono::steady_clock::now() < until)
+                        cpu_relax();
+                    if (!b_started.load(std::memory_order_acquire)) ++missed;
+                },
+                [&] { b_started.store(true, std::memory_order_release); });
+        });
+    }
+    return missed;
 }
 
 } // namespace mini

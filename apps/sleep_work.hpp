@@ -7,6 +7,8 @@
 // (apps/CMakeLists.txt). The two copies share no symbol: both sleeps run in one process.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -45,13 +47,20 @@ public:
 // instruments' too: compare calls only mini_pw's), and returns its counts so far.
 // fib(n) is app::fib on the copy's join (call it on a worker of that copy's pool); mini-pw's column
 // of compare runs it too (compare_pw.cpp).
+// missed_pushes(trials, wait, done): in `trials` fresh 2-thread pools, one join each, pushed at
+// once: in how many B was left to its owner for `wait` (A waits that long for B to start on the
+// other worker, then the owner runs it); `done` counts the trials, for the watchdog (issue 40).
 namespace mini { // the core as built: the pool's sleep
 std::unique_ptr<app::SleepPool> sleep_pool(std::size_t threads);
 app::SleepCounts sleep_counts();
 std::uint64_t fib(unsigned n, unsigned cutoff);
+std::size_t missed_pushes(std::size_t trials, std::chrono::milliseconds wait,
+                          std::atomic<std::uint64_t>& done);
 }
 namespace mini_pw { // the copy with -DSLEEP=per-worker
 std::unique_ptr<app::SleepPool> sleep_pool(std::size_t threads);
 app::SleepCounts sleep_counts();
 std::uint64_t fib(unsigned n, unsigned cutoff);
+std::size_t missed_pushes(std::size_t trials, std::chrono::milliseconds wait,
+                          std::atomic<std::uint64_t>& done);
 }

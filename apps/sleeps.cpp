@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
         "fib with join on the pool's sleep and on rayon's per-worker sleep, alternately in\n"
         "this process.\n"
         "Exit codes: 0 correct, 1 wrong result, 2 usage error, 3 watchdog (no progress)."};
-    std::size_t threads = 2, runs = 5, busy = 0;
+    std::size_t threads = 2, runs = 5, busy = 0, missed_trials = 0;
     unsigned n = 32, cutoff = 15;
     double watchdog_s = 20;
     cli.add_option("THREADS", threads, "worker threads of each pool")->check(CLI::Range(1, 256));
@@ -40,6 +40,10 @@ int main(int argc, char** argv) {
     cli.add_option("RUNS", runs, "timed runs of each sleep")->check(CLI::Range(1, 1000));
     cli.add_option("--busy", busy, "threads spinning on the same cores throughout")
         ->check(CLI::Range(0, 64));
+    cli.add_option("--missed", missed_trials,
+                   "then the missed push: in this many fresh 2-thread pools per sleep, how often "
+                   "a B pushed at once is left to its owner for 200 ms")
+        ->check(CLI::Range(0, 10000));
     cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
         ->check(CLI::Range(0.1, 3600.0));
     if (int code = app::parse(cli, argc, argv); code >= 0) return code;
@@ -49,9 +53,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     Side pool{"pool", mini::sleep_pool(threads)}, worker{"per-worker", mini_pw::sleep_pool(threads)};
     std::atomic<std::size_t> run{0};
+    std::atomic<std::uint64_t> trials_done{0}; // the missed-push trials, for the watchdog
     mini::Watchdog dog(
         "running sleeps", app::seconds(watchdog_s),
-        [&] { return pool.pool->progress() + worker.pool->progress(); },
+        [&] { return pool.pool->progress() + worker.pool->progress() + trials_done.load(); },
         [&] { return fmt::format("run {}/{}", run.load() + 1, runs); });
     cmp::Busy load(busy);
     const double machine0 = app::platform::machine_busy_seconds();
@@ -77,6 +82,18 @@ int main(int argc, char** argv) {
         }
         fmt::print("\n");
         std::fflush(stdout);
+    }
+    if (missed_trials > 0) {
+        // Alternately, so that both see the same load; each trial a fresh pool (sleep_work.hpp).
+        constexpr std::chrono::milliseconds wait{200};
+        std::size_t missed_pool = 0, missed_pw = 0;
+        for (std::size_t i = 0; i < missed_trials; ++i) {
+            missed_pool += mini::missed_pushes(1, wait, trials_done);
+            missed_pw += mini_pw::missed_pushes(1, wait, trials_done);
+        }
+        fmt::print("missed push: B left to its owner for 200 ms in {} of {} fresh 2-thread pools "
+                   "(pool), {} of {} (per-worker)\n",
+                   missed_pool, missed_trials, missed_pw, missed_trials);
     }
     const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - t0;
     const double machine = app::platform::machine_busy_seconds() - machine0;

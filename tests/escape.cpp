@@ -1,15 +1,27 @@
 // Death cases, each run as its own process by cmake/expect.cmake (tests/CMakeLists.txt checks the
 // exact exit and the message):
-//   escape unawaited  a job that nobody waits for throws: there is nobody to rethrow it to, so it
-//                     aborts with its what() (join's and install's exceptions reach their caller
-//                     instead: test_exceptions)
-//   escape exit       a job of the global pool calls std::exit(7): the process exits with 7
+//   escape unawaited      a job that nobody waits for throws: there is nobody to rethrow it to,
+//                         so it aborts with its what() (join's and install's exceptions reach
+//                         their caller instead: test_exceptions)
+//   escape exit           a job of the global pool calls std::exit(7): the process exits with 7
+//   escape own_worker     a pool destroyed by one of its own workers: refused, with a message
+//   escape while_waiting  a pool destroyed while a caller waits inside its install, its job still
+//                         queued: the check names it, and aborts
+// The debug assertions (the `debug` preset, no NDEBUG), each provoked once:
+//   escape assert_count_from_0     a CountLatch incremented after it reached 0
+//   escape assert_executed_twice   a StackJob's JobRef executed twice
+//   escape assert_latch_set_twice  a SpinLatch set twice
+//   escape assert_queued_at_exit   a worker leaves its loop with a job still in its deque
+#include <mini/count_latch.hpp>
 #include <mini/join.hpp>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <semaphore>
 #include <stdexcept>
+#include <thread>
 
 #include "helpers.hpp"
 
@@ -22,6 +34,92 @@ void unawaited_throws(mini::ThreadPool& pool) {
     pool.inject({nullptr, [](void*) noexcept { mini::call_or_abort("a job nobody waits for", body); }});
     mini::LockLatch never;
     never.wait(); // the abort ends the process; nothing sets this latch
+}
+
+// rayon allows dropping a pool from its own worker (the drop only counts down); here the
+// destructor joins every worker, and a thread cannot join itself.
+void destroyed_by_own_worker() {
+    auto* pool = new mini::ThreadPool(2);
+    pool->install([pool] { delete pool; });
+    std::puts("escape: the pool's own worker destroyed it and returned");
+    std::exit(0);
+}
+
+// The pool's one worker is held in a job (X's install) while T's install is queued behind it;
+// the destructor sets the terminate latch, and only then (the hook, on this thread) lets the
+// worker go on: it finishes X's job, sees the latch and leaves, with T's job still queued.
+std::thread::id destroyer;
+std::atomic<bool> t_injected_armed{false}, terminate_armed{false};
+std::binary_semaphore x_running{0}, x_go_on{0}, t_injected{0};
+
+void destroy_hand_offs(mini::Probe point) {
+    using mini::Probe;
+    if (point == Probe::inject && t_injected_armed.exchange(false)) t_injected.release();
+    if (point == Probe::latch_set && std::this_thread::get_id() == destroyer &&
+        terminate_armed.exchange(false))
+        x_go_on.release();
+}
+
+void destroyed_while_waiting() {
+    auto* pool = new mini::ThreadPool(1);
+    destroyer = std::this_thread::get_id();
+    mini::instrument::sync_hook = &destroy_hand_offs;
+    std::thread x([pool] { pool->install([] { x_running.release(), x_go_on.acquire(); }); });
+    x_running.acquire();
+    std::atomic<bool> t_ran{false};
+    t_injected_armed = true;
+    std::thread t([pool, &t_ran] { pool->install([&t_ran] { t_ran = true; }); });
+    t_injected.acquire(); // T's job is queued behind X's, and T waits for it
+    terminate_armed = true;
+    delete pool;
+    x.join();
+    if (!t_ran) {
+        std::puts("escape: the pool was destroyed with T's job still queued: T waits for good");
+        std::fflush(stdout);
+        std::_Exit(1);
+    }
+    std::_Exit(0);
+}
+
+[[maybe_unused]] void count_from_0() {
+    mini::ThreadPool pool(1);
+    mini::CountLatch count(&pool.sleep());
+    mini::CountLatch::set(&count); // 1 -> 0: the scope is over
+    count.increment();             // a spawn into a finished scope
+}
+
+[[maybe_unused]] void executed_twice() {
+    auto f = [](bool) { return 1; };
+    mini::StackJob<mini::LockLatch, decltype(f)> job(f);
+    job.as_job_ref().execute();
+    job.as_job_ref().execute();
+}
+
+[[maybe_unused]] void latch_set_twice() {
+    mini::ThreadPool pool(1);
+    mini::SpinLatch latch(&pool.sleep());
+    mini::SpinLatch::set(&latch);
+    mini::SpinLatch::set(&latch);
+}
+
+// The job pushes a job onto its worker's own deque and returns only once the terminate latch is
+// set: the worker's loop then ends with that job still in its deque.
+[[maybe_unused]] void queued_at_exit() {
+    auto* pool = new mini::ThreadPool(1);
+    destroyer = std::this_thread::get_id();
+    mini::instrument::sync_hook = &destroy_hand_offs;
+    std::thread x([pool] {
+        pool->install([] {
+            mini::WorkerThread::current()->push({nullptr, [](void*) noexcept {}});
+            x_running.release(), x_go_on.acquire();
+        });
+    });
+    x_running.acquire();
+    terminate_armed = true;
+    delete pool;
+    x.join();
+    std::puts("escape: the worker left with a job in its deque, and nothing said so");
+    std::_Exit(1);
 }
 
 } // namespace
@@ -39,6 +137,20 @@ int main(int argc, char** argv) {
         mini::ThreadPool pool(1);
         unawaited_throws(pool);
     }
-    std::fputs("usage: escape unawaited|exit\n", stderr);
+    if (std::strcmp(what, "own_worker") == 0) destroyed_by_own_worker();
+    if (std::strcmp(what, "while_waiting") == 0) destroyed_while_waiting();
+    struct Case { const char* name; void (*run)(); };
+    for (const Case c : {Case{"assert_count_from_0", count_from_0},
+                         Case{"assert_executed_twice", executed_twice},
+                         Case{"assert_latch_set_twice", latch_set_twice},
+                         Case{"assert_queued_at_exit", queued_at_exit}}) {
+        if (std::strcmp(what, c.name) == 0) {
+            c.run();
+            std::printf("escape: %s: no assertion fired\n", c.name);
+            std::_Exit(1);
+        }
+    }
+    std::fputs("usage: escape unawaited|exit|own_worker|while_waiting|assert_count_from_0|"
+               "assert_executed_twice|assert_latch_set_twice|assert_queued_at_exit\n", stderr);
     std::_Exit(2);
 }

@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <semaphore>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -291,4 +292,47 @@ TEST_CASE("a B nobody stole runs before A's exception leaves",
     CHECK(what == "boom from A");
     CHECK(runs_when_caught == 1);
     CHECK(b_runs == 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where the owner waits for B after A threw: outside the handler. A throws once B runs on the
+// thief; B joins C and D there, and C holds the thief until D has run, so D can only be run by
+// the owner, which finds it while it waits for B. D looks at std::current_exception(): inside
+// the catch block that wait would make A's exception the current one for every job it runs (a
+// bare `throw;` in D would rethrow it). rayon waits only after the panic was caught and stored
+// (rayon-core-v1.13.0, join/mod.rs lines 142-145 and 184).
+
+namespace {
+std::binary_semaphore b_running{0}, d_ran{0};
+std::atomic<bool> d_saw_an_exception{true};
+} // namespace
+
+TEST_CASE("a job the owner runs while it waits for B after A threw sees no current exception",
+          "[exceptions][forced]") {
+    test::Pool pool(2);
+    test::Progress progress("an owner whose A threw, waiting for its stolen B", pool);
+    d_saw_an_exception = true;
+    std::string what;
+    pool.install([&] {
+        try {
+            mini::join(
+                [&] {
+                    test::wake_a_worker(pool); // so that the other worker steals B
+                    b_running.acquire();
+                    boom("boom from A");
+                },
+                [] {
+                    b_running.release();
+                    mini::join([] { d_ran.acquire(); }, // C: holds the thief until D has run
+                               [] { // D: stolen by the owner, in its wait for B
+                                   d_saw_an_exception = std::current_exception() != nullptr;
+                                   d_ran.release();
+                               });
+                });
+        } catch (const std::runtime_error& e) {
+            what = e.what();
+        }
+    });
+    CHECK(what == "boom from A");
+    CHECK_FALSE(d_saw_an_exception);
 }

@@ -239,3 +239,51 @@ TEST_CASE("the re-check sees the terminate latch set between the last search and
     mini::instrument::sync_hook = nullptr;
     CHECK(destroyed);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The missed push, forced (issue 40). One worker is held between its last failed search and
+// registering as a sleeper; the other, running a join, pushes B into exactly that window: the push
+// reads 0 sleepers and wakes nobody (no fence on a push, as in rayon). A then waits until B has
+// run on another thread. The re-check also looks at the deques, so the held worker, let go, backs
+// out of its sleep and steals B. A re-check of the injector and the latch alone sleeps beside B,
+// and A waits until the watchdog exits 3. (The per-worker sleep's JEC handles this: chapter 10.)
+#if !MINI_SLEEP_PER_WORKER
+namespace {
+std::atomic<bool> push_window_armed{false};
+std::binary_semaphore held_before_push{0}, b_pushed{0}, b_ran{0};
+
+void hold_for_the_push(mini::Probe point) {
+    if (point != mini::Probe::idle || !push_window_armed.exchange(false)) return;
+    held_before_push.release();
+    b_pushed.acquire();
+}
+} // namespace
+
+TEST_CASE("a B pushed between the last search and registering is stolen, not slept beside",
+          "[pool][window][uses_join]") {
+    push_window_armed = true;
+    mini::instrument::sync_hook = &hold_for_the_push;
+    test::Pool pool(2);
+    held_before_push.acquire(); // one worker found nothing and is about to sleep
+    test::Progress progress("a B pushed while the other worker was about to sleep", pool);
+    std::uint64_t sleepers_at_push = ~std::uint64_t{0};
+    std::thread::id a_thread, b_thread;
+    pool.install([&] { // on the worker that is not held
+        mini::join(
+            [&] {
+                a_thread = std::this_thread::get_id();
+                sleepers_at_push = pool.sleep().sleepers(); // the push read this: nobody
+                b_pushed.release();
+                b_ran.acquire(); // only another thread can run B now
+            },
+            [&] {
+                b_thread = std::this_thread::get_id();
+                b_ran.release();
+            });
+    });
+    mini::instrument::sync_hook = nullptr;
+    CHECK(sleepers_at_push == 0);
+    CHECK(b_thread != a_thread);
+    CHECK(mini::stats(pool).rechecks >= 1);
+}
+#endif

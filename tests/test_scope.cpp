@@ -29,10 +29,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
+#include <new>
 #include <numeric>
 #include <semaphore>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "helpers.hpp"
@@ -487,4 +489,147 @@ TEST_CASE("scope counts a job before publishing it and returns only after every 
     mini::instrument::sync_hook = nullptr;
     CHECK(ran.job1);
     CHECK(ran.job2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// When a spawned job's captures are destroyed: before the job gives its count back, as rayon
+// consumes the FnOnce before Latch::set (rayon-core-v1.13.0, job.rs lines 167-170, scope/mod.rs
+// lines 527-532). The job runs on the thief and holds a Guard by value, whose destructor writes
+// into the frame of the function that called scope. The job's body waits until the owner, whose
+// body has returned, is idle in its wait: so the job's count is the last one. If the Guard were
+// destroyed after that count was given back (its SpinLatch stored: the hook sees that on the
+// thief), the destructor waits for scope to return before it writes: into a dead frame, where
+// AddressSanitizer reports a stack-use-after-return, and without ASan the caller sees scope return
+// with the capture not yet destroyed. Destroyed first, it writes at once, with scope waiting.
+
+// A dead frame stays addressable to ASan only with fake stacks on, whatever the environment.
+extern "C" const char* __asan_default_options() { return "detect_stack_use_after_return=1"; }
+
+namespace {
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool asan = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool asan = true;
+#else
+constexpr bool asan = false;
+#endif
+#else
+constexpr bool asan = false;
+#endif
+
+std::atomic<std::thread::id> guard_owner{};
+std::atomic<bool> owner_idle_armed{false}, count_given_back{false}, scope_has_returned{false};
+thread_local bool in_guarded_job = false;
+std::binary_semaphore guard_job_running{0}, owner_idle{0}, guard_may_write{0}, guard_wrote{0};
+
+void guard_hand_offs(mini::Probe point) {
+    using mini::Probe;
+    if (point == Probe::idle && std::this_thread::get_id() == guard_owner &&
+        owner_idle_armed.exchange(false))
+        owner_idle.release();
+    if (point == Probe::latch_stored && in_guarded_job) count_given_back = true;
+}
+
+// A capture whose destructor writes into its scope caller's frame (a guard, a counter, a promise).
+struct Guard {
+    bool* destroyed;
+    explicit Guard(bool* d) : destroyed(d) {}
+    Guard(Guard&& g) noexcept : destroyed(std::exchange(g.destroyed, nullptr)) {}
+    Guard& operator=(Guard&&) = delete;
+    ~Guard() {
+        if (destroyed == nullptr) return; // moved from
+        in_guarded_job = false;
+        if (count_given_back) guard_may_write.acquire(); // the wrong order: scope may return
+        // Into the dead frame only where ASan keeps it (fake stacks): elsewhere the write could
+        // land in the frames of the parked caller, and CHECK(destroyed) reports the defect.
+        if (!scope_has_returned || asan) *destroyed = true;
+        if (scope_has_returned) guard_wrote.release();
+    }
+};
+
+[[gnu::noinline]] bool scope_with_guard() {
+    bool destroyed = false;
+    mini::scope([&](Scope& s) {
+        guard_owner = std::this_thread::get_id();
+        owner_idle_armed = true;
+        s.spawn([g = Guard(&destroyed)](Scope&) {
+            in_guarded_job = true;
+            guard_job_running.release();
+            owner_idle.acquire(); // the owner's body has given its count back
+        });
+        test::wake_a_worker(mini::WorkerThread::current()->pool()); // so that the thief takes it
+        guard_job_running.acquire(); // the job is on the thief, not in our deque
+    });
+    return destroyed;
+}
+} // namespace
+
+TEST_CASE("a spawned job's captures are destroyed before scope returns", "[scope][forced]") {
+    test::Pool pool(2);
+    test::Progress progress("a spawned job whose capture writes into the scope's caller", pool);
+    count_given_back = scope_has_returned = false;
+    mini::instrument::sync_hook = &guard_hand_offs;
+    const bool destroyed = pool.install([] {
+        const bool d = scope_with_guard();
+        if (!d) { // stderr, unbuffered: ASan ends the process before Catch2 reports
+            std::fprintf(stderr, "scope returned before its job's capture was destroyed\n");
+            scope_has_returned = true;
+            guard_may_write.release();
+            guard_wrote.acquire(); // park, touching nothing, until the late destructor wrote
+        }
+        return d;
+    });
+    mini::instrument::sync_hook = nullptr;
+    CHECK(destroyed);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A spawn whose publish throws (the deque grows, or the injector takes a new block, and the
+// allocation fails): forced by a hook that throws at Probe::scope_publish, just before the push.
+// The job was counted and never published: unless spawn gives the count back, the scope waits
+// for it for good (the watchdog exits 3). Right: the closure is destroyed without running, and
+// the exception reaches the spawner, here the body, and from it scope's caller.
+
+namespace {
+std::atomic<bool> refuse_publish{false};
+
+void throw_at_publish(mini::Probe point) {
+    if (point == mini::Probe::scope_publish && refuse_publish.exchange(false)) throw std::bad_alloc();
+}
+
+struct Counts {
+    int live = 0, ran = 0;
+};
+struct Tracked {
+    Counts* c;
+    explicit Tracked(Counts* counts) : c(counts) { ++c->live; }
+    Tracked(const Tracked& t) : c(t.c) { ++c->live; }
+    ~Tracked() { --c->live; }
+};
+} // namespace
+
+TEST_CASE("a spawn whose publish throws gives its count back and rethrows to the spawner",
+          "[scope][forced]") {
+    test::Pool pool(2);
+    test::Progress progress("a scope whose spawn threw at the push", pool);
+    Counts counts;
+    bool spawner_saw = false, second_ran = false;
+    mini::instrument::sync_hook = &throw_at_publish;
+    refuse_publish = true;
+    CHECK_THROWS_AS(pool.scope([&](Scope& s) {
+                        try {
+                            s.spawn([t = Tracked(&counts)](Scope&) { ++t.c->ran; });
+                        } catch (const std::bad_alloc&) {
+                            spawner_saw = true;
+                            s.spawn([&](Scope&) { second_ran = true; }); // the scope still works
+                            throw;
+                        }
+                    }),
+                    std::bad_alloc);
+    mini::instrument::sync_hook = nullptr;
+    CHECK(spawner_saw);
+    CHECK(second_ran);
+    CHECK(counts.ran == 0);
+    CHECK(counts.live == 0); // the box was freed, its closure destroyed
 }

@@ -4,8 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <semaphore>
+#include <stdexcept>
 #include <thread>
 
 #include <instrument/instrument.hpp>
@@ -193,4 +195,32 @@ TEST_CASE("reverse: with SKIP_JEC_CHECK a sleepy worker sleeps beside a pushed j
                     i + 1, run.w2_asleep ? "yes" : "no",
                     static_cast<unsigned long long>(run.stats.b_stolen));
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The packed counters hold 16 bits a thread count (sleep_counters.hpp): with more threads the
+// inactive count would carry into the JEC and the sleeping count into the inactive one. rayon
+// clamps the pool's size to what they hold (rayon-core-v1.13.0, registry.rs line 246). The
+// constructor is stopped at its first thread start (Probe::spawn, whose arg is the number of
+// threads the pool starts), before any thread runs: it allocated the workers, not their threads.
+
+namespace {
+std::uint64_t threads_to_start = 0;
+mini::ProbeHandler instruments = nullptr;
+
+void stop_at_first_spawn(mini::Probe what, const void* object, std::uint64_t arg) {
+    if (what == mini::Probe::spawn) {
+        threads_to_start = arg;
+        throw std::runtime_error("test: stopped at the first thread start");
+    }
+    instruments(what, object, arg);
+}
+} // namespace
+
+TEST_CASE("a pool asked for more threads than the counters hold starts threads_max of them",
+          "[worker_sleep][clamp]") {
+    instruments = mini::probe_handler.exchange(&stop_at_first_spawn);
+    CHECK_THROWS_WITH(mini::ThreadPool(mini::threads_max + 2), "test: stopped at the first thread start");
+    mini::probe_handler = instruments;
+    CHECK(threads_to_start == mini::threads_max);
 }

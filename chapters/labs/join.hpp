@@ -52,17 +52,19 @@ inline void wait_idle(const SpinLatch& latch) {
 // ANCHOR: join
 template <class A, class B>
 auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
-    auto body_b = [&b](bool migrated) { return call(b, FnContext(migrated)); };
+    auto body_b = [&b](bool migrated) -> decltype(auto) { return call(b, FnContext(migrated)); };
     StackJob<SpinLatch, decltype(body_b)> job_b(std::move(body_b), &worker.pool().sleep());
     const JobRef ref_b = job_b.as_job_ref();
-    // LAB: push step 1: push B onto your own deque, then run A yourself with run_a (into result_a)
+    // LAB: push step 1: push B onto your own deque, then run A yourself with run_a (into result_a, a decltype(auto): a reference stays one)
     #error "lab: step push is not written yet (write it, then delete this line)"
     // LAB_END: push
+    using RA = decltype(result_a); // A's result as A returned it: a reference stays one
+    using Pair = std::pair<RA, typename decltype(job_b)::Result>;
 
     if constexpr (sabotage::block_wait) {
         probe(Probe::block_wait, ref_b.data);
         detail::wait_idle(job_b.latch()); // [BLOCK_WAIT] only yield, though B may sit in our deque
-        return std::pair(std::move(result_a), job_b.into_result());
+        return Pair(std::forward<RA>(result_a), job_b.into_result());
     }
     std::uint64_t ran = 0; // jobs run while waiting, for the probe
     while (!job_b.latch().probe()) {
@@ -78,7 +80,7 @@ auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
                 // LAB_END: stolen
             break;
         }
-        // LAB: inline step 4: if the job is B, nobody took it: run it inline and return both
+        // LAB: inline step 4: if the job is B, nobody took it: run it inline and return both (a Pair)
         #error "lab: step inline is not written yet (write it, then delete this line)"
         // LAB_END: inline
         // LAB: other step 5: any other job is one A pushed and left above B: run it
@@ -86,7 +88,7 @@ auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
         // LAB_END: other
     }
     probe(Probe::b_stolen, ref_b.data, ran);
-    return std::pair(std::move(result_a), job_b.into_result());
+    return Pair(std::forward<RA>(result_a), job_b.into_result());
 }
 // ANCHOR_END: join
 
@@ -110,13 +112,14 @@ auto join_context(A&& a, B&& b) {
 // join: the same without the context. A void closure gives Unit.
 template <class A, class B>
 auto join(A&& a, B&& b) {
-    return join_context([&a](FnContext) { return call(a); }, [&b](FnContext) { return call(b); });
+    return join_context([&a](FnContext) -> decltype(auto) { return call(a); },
+                        [&b](FnContext) -> decltype(auto) { return call(b); });
 }
 
 template <class A, class B>
 auto join(ThreadPool& pool, A&& a, B&& b) {
-    return join_context(pool, [&a](FnContext) { return call(a); },
-                        [&b](FnContext) { return call(b); });
+    return join_context(pool, [&a](FnContext) -> decltype(auto) { return call(a); },
+                        [&b](FnContext) -> decltype(auto) { return call(b); });
 }
 
 } // namespace mini

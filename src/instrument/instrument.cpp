@@ -79,6 +79,7 @@ bool recorded(Probe what) {
     case Probe::steal_before_buffer:
     case Probe::lock_latch_spin:
     case Probe::lock_latch_block:
+    case Probe::scope_publish:
     case Probe::scope_spawned: return false;
     default: return true;
     }

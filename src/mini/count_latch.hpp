@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <cassert>
 #include <cstddef>
 
 #include <mini/latch.hpp>
@@ -22,7 +23,11 @@ public:
     // Relaxed: the count only has to be right, not to publish anything. The increment must come
     // before the job it counts is published (scope.hpp says why), and the push that publishes it
     // orders it.
-    void increment() noexcept { counter_.fetch_add(1, std::memory_order_relaxed); }
+    void increment() noexcept {
+        [[maybe_unused]] const std::size_t old = counter_.fetch_add(1, std::memory_order_relaxed);
+        // From 0 the latch is set and the owner may have returned (rayon's debug_assert).
+        assert(old != 0 && "a CountLatch incremented from 0: a spawn into a scope that ended");
+    }
 
     // What the owner waits on in wait_until.
     const SpinLatch& as_spin_latch() const noexcept { return latch_; }

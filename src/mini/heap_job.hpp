@@ -22,13 +22,17 @@ public:
         return {new HeapJob(std::move(func)), &HeapJob::execute};
     }
 
+    // Frees a box that was never published, without running it (its publish threw: scope.hpp).
+    static void discard(JobRef job) noexcept { delete static_cast<HeapJob*>(job.data); }
+
 private:
     explicit HeapJob(F func) : func_(std::move(func)) {}
 
     // ANCHOR: heapjob_execute
     static void execute(void* data) noexcept {
         std::unique_ptr<HeapJob> self(static_cast<HeapJob*>(data)); // freed on return
-        self->func_(); // must not throw: scope's closure catches everything (scope.hpp)
+        self->func_(); // must not throw: scope's closure catches everything (scope.hpp), and it
+                       // has destroyed its captures itself before it gave its count back
     }
     // ANCHOR_END: heapjob_execute
 

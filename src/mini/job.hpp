@@ -12,7 +12,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cassert>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -35,18 +37,44 @@ struct Unit {
     friend bool operator==(Unit, Unit) = default;
 };
 
+// What a job hands back for a closure that returns R: R itself, Unit for void, and for an lvalue
+// reference that reference, as rayon returns a closure's &T (an rvalue reference gives the value).
 template <class R>
-using stored_t = std::conditional_t<std::is_void_v<R>, Unit, R>;
+using stored_t = std::conditional_t<std::is_void_v<R>, Unit,
+                                    std::conditional_t<std::is_rvalue_reference_v<R>,
+                                                       std::remove_cvref_t<R>, R>>;
+
+// Where a job keeps a stored_t until its waiter takes it: std::optional holds no reference, so a
+// reference is kept in a std::reference_wrapper, which take() turns back into the reference.
+template <class R>
+using slot_t = std::conditional_t<std::is_lvalue_reference_v<R>,
+                                  std::reference_wrapper<std::remove_reference_t<R>>, R>;
+template <class R>
+R take(std::optional<slot_t<R>>& slot) {
+    return static_cast<R>(std::move(*slot));
+}
 
 // Calls f(args...), turning a void result into Unit.
 template <class F, class... Args>
-auto call(F& f, Args&&... args) {
+auto call(F& f, Args&&... args) -> stored_t<std::invoke_result_t<F&, Args...>> {
     if constexpr (std::is_void_v<std::invoke_result_t<F&, Args...>>) {
         f(std::forward<Args>(args)...);
         return Unit{};
     } else {
         return f(std::forward<Args>(args)...);
     }
+}
+
+// call(), for a closure that runs once: `f` (and what it captured) is destroyed before this
+// returns, thrown or not, as a Rust FnOnce is consumed by its call. A scope's job gives its count
+// back after this, so that its captures are gone before the scope can return (scope.hpp).
+template <class F, class... Args>
+decltype(auto) call_once(std::optional<F>& f, Args&&... args) {
+    struct Consume {
+        std::optional<F>& f;
+        ~Consume() { f.reset(); }
+    } consume{f};
+    return call(*f, std::forward<Args>(args)...);
 }
 
 [[noreturn]] inline void abort_on_exception(const char* closure, const char* what) noexcept {
@@ -98,7 +126,7 @@ public:
     // ANCHOR: into_result
     Result into_result() {
         if (exception_) std::rethrow_exception(exception_);
-        return std::move(*result_);
+        return take<Result>(result_);
     }
     // ANCHOR_END: into_result
 
@@ -108,6 +136,7 @@ private:
     // ANCHOR: stackjob_execute
     static void execute(void* data) noexcept {
         auto* self = static_cast<StackJob*>(data);
+        assert(!self->result_ && !self->exception_ && "a job executed twice");
         try {
             self->result_.emplace(call(self->func_, true));
         } catch (...) {
@@ -118,7 +147,7 @@ private:
     // ANCHOR_END: stackjob_execute
 
     F func_;
-    std::optional<Result> result_;
+    std::optional<slot_t<Result>> result_;
     std::exception_ptr exception_; // what func_ threw, if it ran through execute and threw
     Latch latch_;
 };

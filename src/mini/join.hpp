@@ -52,16 +52,18 @@ inline void wait_idle(const SpinLatch& latch) {
 // ANCHOR: join
 template <class A, class B>
 auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
-    auto body_b = [&b](bool migrated) { return call(b, FnContext(migrated)); };
+    auto body_b = [&b](bool migrated) -> decltype(auto) { return call(b, FnContext(migrated)); };
     StackJob<SpinLatch, decltype(body_b)> job_b(std::move(body_b), &worker.pool().sleep());
     const JobRef ref_b = job_b.as_job_ref();
     worker.push(ref_b);                          // an idle worker may steal B from here on
-    auto result_a = run_a(worker, job_b.latch(), a, FnContext(injected)); // run A ourselves
+    decltype(auto) result_a = run_a(worker, job_b.latch(), a, FnContext(injected)); // run A ourselves
+    using RA = decltype(result_a); // A's result as A returned it: a reference stays one
+    using Pair = std::pair<RA, typename decltype(job_b)::Result>;
 
     if constexpr (sabotage::block_wait) {
         probe(Probe::block_wait, ref_b.data);
         detail::wait_idle(job_b.latch()); // [BLOCK_WAIT] only yield, though B may sit in our deque
-        return std::pair(std::move(result_a), job_b.into_result());
+        return Pair(std::forward<RA>(result_a), job_b.into_result());
     }
     std::uint64_t ran = 0; // jobs run while waiting, for the probe
     while (!job_b.latch().probe()) {
@@ -74,11 +76,11 @@ auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
             break;
         }
         if (*job == ref_b) // nobody took B: run it inline
-            return std::pair(std::move(result_a), job_b.run_inline(injected));
+            return Pair(std::forward<RA>(result_a), job_b.run_inline(injected));
         worker.execute(*job); // a job A pushed and left above B
     }
     probe(Probe::b_stolen, ref_b.data, ran);
-    return std::pair(std::move(result_a), job_b.into_result());
+    return Pair(std::forward<RA>(result_a), job_b.into_result());
 }
 // ANCHOR_END: join
 
@@ -102,13 +104,14 @@ auto join_context(A&& a, B&& b) {
 // join: the same without the context. A void closure gives Unit.
 template <class A, class B>
 auto join(A&& a, B&& b) {
-    return join_context([&a](FnContext) { return call(a); }, [&b](FnContext) { return call(b); });
+    return join_context([&a](FnContext) -> decltype(auto) { return call(a); },
+                        [&b](FnContext) -> decltype(auto) { return call(b); });
 }
 
 template <class A, class B>
 auto join(ThreadPool& pool, A&& a, B&& b) {
-    return join_context(pool, [&a](FnContext) { return call(a); },
-                        [&b](FnContext) { return call(b); });
+    return join_context(pool, [&a](FnContext) -> decltype(auto) { return call(a); },
+                        [&b](FnContext) -> decltype(auto) { return call(b); });
 }
 
 } // namespace mini

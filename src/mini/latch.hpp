@@ -8,6 +8,7 @@
 #pragma once
 
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -58,6 +59,7 @@ public:
         std::shared_ptr<Sleep> keep_alive;
         if (self->cross_owner_ != nullptr) keep_alive = *self->cross_owner_; // before the store
         Sleep* sleep = self->sleep_;                       // read before setting ...
+        assert(!self->set_.load(std::memory_order_relaxed) && "a latch set twice");
         self->set_.store(true, std::memory_order_release); // ... now *self may be gone
         mini::probe(Probe::latch_stored, self); // mini::, not the member probe() above
         if constexpr (sabotage::touch_after_set) sleep = self->sleep_; // [TOUCH_AFTER_SET]

@@ -3,7 +3,10 @@
 #include <mini/cpu_relax.hpp>
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <thread>
 
@@ -18,8 +21,8 @@ WorkerThread::WorkerThread(ThreadPool& pool, std::size_t index)
 // (sleepers) and no count of awake idle workers, so we wake one in both cases (a trial build
 // with rayon's count was no faster: chapter 6). Waking only when the deque was empty (the
 // old rule) strands a job: if that first push read 0 sleepers, because a worker was between its
-// last search and registering, every later push finds the deque non-empty and wakes nobody,
-// while the new sleeper's re-check looks at no deque.
+// last search and registering, every later push finds the deque non-empty and wakes nobody.
+// That worker's re-check now looks at the deques too (any_deque_has_work).
 // ANCHOR: push
 void WorkerThread::push(JobRef job) {
     deque_.push(job);
@@ -38,6 +41,18 @@ std::optional<JobRef> WorkerThread::find_work() {
     return std::nullopt;
 }
 // ANCHOR_END: find_work
+
+// The re-check's look at the deques (wait_until, pool's sleep). A push has no fence and wakes
+// only a sleeper it reads: one made while this worker was between its last failed search and
+// registering read none, and without this look the worker would sleep beside the pushed job
+// while its owner runs it alone (issue 40 measured 9 of 40 fresh pools on a loaded machine).
+// The look narrows that window to a store still in the pusher's store buffer; a miss then costs
+// parallelism only, as in rayon, since the pusher pops its job back.
+bool WorkerThread::any_deque_has_work() const {
+    for (const auto& stealer : pool_.stealers_)
+        if (!stealer.is_empty()) return true;
+    return false;
+}
 
 // Go round the other workers once, from a varying start; go round again only if a steal lost a
 // race (Retry), since then that deque may still hold work.
@@ -91,8 +106,9 @@ std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
         }
         std::this_thread::yield();
         probe(Probe::idle, &latch, &latch == &pool_.terminate_);
-        const bool waited =
-            pool_.sleep_.sleep([&] { return latch.probe() || !pool_.injector_.is_empty(); });
+        const bool waited = pool_.sleep_.sleep([&] {
+            return latch.probe() || !pool_.injector_.is_empty() || any_deque_has_work();
+        });
         probe(Probe::woken, &latch, waited);
         sleep_at = {};
     }
@@ -130,10 +146,15 @@ void WorkerThread::main_loop() {
     current_ = this;
     probe(Probe::worker_start, nullptr, index_);
     wait_until(pool_.terminate_); // a worker is a thread waiting for the end, working meanwhile
+    // Every job a worker pushes, it pops or sees stolen before the job that pushed it returns
+    // (rayon-core's main_loop: registry.rs, debug_assert on take_local_job).
+    assert(deque_.is_empty() && "a worker left with jobs in its deque");
     current_ = nullptr;
 }
 
-ThreadPool::ThreadPool(std::size_t num_threads) : sleep_owner_(make_sleep(num_threads)) {
+ThreadPool::ThreadPool(std::size_t requested)
+    : sleep_owner_(make_sleep(std::min(requested, max_num_threads()))) {
+    const std::size_t num_threads = std::min(requested, max_num_threads()); // rayon's clamp
     if (num_threads == 0) // no worker would ever run an injected job: install would hang
         throw std::invalid_argument("mini::ThreadPool: num_threads must be at least 1, got 0");
     for (std::size_t i = 0; i < num_threads; ++i) {
@@ -147,7 +168,7 @@ ThreadPool::ThreadPool(std::size_t num_threads) : sleep_owner_(make_sleep(num_th
     // calls std::terminate.
     try {
         for (auto& w : workers_) {
-            probe(Probe::spawn);
+            probe(Probe::spawn, this, workers_.size());
             threads_.emplace_back([w = w.get()] { w->main_loop(); });
         }
     } catch (...) {
@@ -156,11 +177,30 @@ ThreadPool::ThreadPool(std::size_t num_threads) : sleep_owner_(make_sleep(num_th
     }
 }
 
-ThreadPool::~ThreadPool() { terminate_and_join(); }
+ThreadPool::~ThreadPool() {
+    if (WorkerThread* w = WorkerThread::current(); w != nullptr && &w->pool() == this) {
+        std::fprintf(stderr, "mini: a ThreadPool destroyed by one of its own workers (worker %zu): "
+                             "its destructor joins every worker, and a thread cannot join itself; "
+                             "destroy a pool from a thread outside it\n", w->index());
+        std::abort();
+    }
+    terminate_and_join();
+}
 
 void ThreadPool::terminate_and_join() noexcept {
     SpinLatch::set(&terminate_); // wakes every sleeper, through the same protocol as any latch
     for (auto& t : threads_) t.join();
+    // The workers left at the latch, whatever was still queued. A job queued by a caller that
+    // waits for it (install, join or scope from outside, or from another pool's worker) will
+    // never run: say so, rather than let that caller wait in silence.
+    if (const std::size_t n = awaited_.load(std::memory_order_relaxed); n != 0) {
+        std::fprintf(stderr, "mini: a ThreadPool destroyed while %zu caller%s inside its install, "
+                             "join or scope, with %s still queued: its workers have left and "
+                             "nobody will run it; destroy a pool only after every call into it "
+                             "has returned\n", n, n == 1 ? " waits" : "s wait",
+                     n == 1 ? "its job" : "their jobs");
+        std::abort();
+    }
 }
 
 // Created on first use and never destroyed, as rayon's global registry (registry.rs,

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -24,6 +25,7 @@
 #include <mini/latch.hpp>
 #include <mini/probe.hpp>
 #include <mini/sabotage.hpp>
+#include <mini/sleep_counters.hpp>
 
 namespace mini {
 
@@ -64,6 +66,7 @@ public:
 private:
     friend class ThreadPool;
     std::optional<JobRef> steal();
+    bool any_deque_has_work() const;
     void main_loop();
 
     ThreadPool& pool_;
@@ -82,10 +85,19 @@ public:
 
     // Throws std::invalid_argument for 0 threads; if a thread cannot be started, stops the ones
     // that were and rethrows (std::system_error).
+    // More than max_num_threads() gives max_num_threads().
     explicit ThreadPool(std::size_t num_threads);
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
-    ~ThreadPool(); // wakes and joins every worker; no job may still be running
+    // Wakes and joins every worker. Refused (a message, then abort) on a worker of this pool,
+    // which would join itself, and when a caller still waits inside install, join or scope with
+    // its job queued: in Rust the borrow of the pool rules both out.
+    ~ThreadPool();
+
+    // rayon's max_num_threads (rayon-core 1.13.0, registry.rs:246 clamps every pool to it): the
+    // per-worker sleep packs its thread counts in 16 bits (sleep_counters.hpp), and one more
+    // thread would carry into the next count. The pool's sleep has no such limit; both clamp.
+    static constexpr std::size_t max_num_threads() noexcept { return threads_max; }
 
     // The pool used by join_context called outside any pool (rayon's global pool): as many
     // threads as the machine has cores, created on first use and never destroyed.
@@ -104,7 +116,7 @@ public:
     //   (in_worker_cross): blocked, it could hold the only thread that runs a job the op waits for.
     // ANCHOR: in_worker
     template <class Op>
-    auto in_worker(Op&& op) {
+    decltype(auto) in_worker(Op&& op) {
         WorkerThread* w = WorkerThread::current();
         if (w != nullptr && &w->pool() == this) return call(op, *w, false);
         if (w == nullptr) return in_worker_cold(op);
@@ -117,8 +129,8 @@ public:
     // A void f gives Unit. An exception that escapes f reaches the caller, from inside the pool
     // (it unwinds directly) and from outside (in_worker_cold's StackJob keeps it and rethrows it).
     template <class F>
-    auto install(F&& f) {
-        return in_worker([&f](WorkerThread&, bool) { return call(f); });
+    decltype(auto) install(F&& f) {
+        return in_worker([&f](WorkerThread&, bool) -> decltype(auto) { return call(f); });
     }
 
     // From outside the pool: publish a job in the injector, then wake a sleeper if there is one.
@@ -126,7 +138,7 @@ public:
 
     // Runs body(Scope&) on a worker of this pool, with the jobs it spawns: defined in scope.hpp.
     template <class Body>
-    auto scope(Body&& body);
+    decltype(auto) scope(Body&& body);
 
 private:
     friend class WorkerThread;
@@ -134,9 +146,13 @@ private:
 
     // ANCHOR: in_worker_cold
     template <class Op>
-    auto in_worker_cold(Op& op) {
-        auto body = [&op](bool injected) { return call(op, *WorkerThread::current(), injected); };
+    decltype(auto) in_worker_cold(Op& op) {
+        auto body = [this, &op](bool injected) -> decltype(auto) {
+            awaited_.fetch_sub(1, std::memory_order_relaxed); // started: see awaited_
+            return call(op, *WorkerThread::current(), injected);
+        };
         StackJob<LockLatch, decltype(body)> job(std::move(body));
+        awaited_.fetch_add(1, std::memory_order_relaxed);
         inject(job.as_job_ref());
         // No work to do here: spin a few microseconds, then block until a worker ran it.
         job.latch().wait([this] { wake_second_worker(); });
@@ -149,10 +165,14 @@ private:
     // sleeping in P's sleep state; a Q worker's set of the latch wakes it there (latch.hpp).
     // ANCHOR: in_worker_cross
     template <class Op>
-    auto in_worker_cross(Op& op, WorkerThread& current) {
-        auto body = [&op](bool injected) { return call(op, *WorkerThread::current(), injected); };
+    decltype(auto) in_worker_cross(Op& op, WorkerThread& current) {
+        auto body = [this, &op](bool injected) -> decltype(auto) {
+            awaited_.fetch_sub(1, std::memory_order_relaxed); // started: see awaited_
+            return call(op, *WorkerThread::current(), injected);
+        };
         StackJob<SpinLatch, decltype(body)> job(std::move(body), SpinLatch::cross,
                                                 current.pool().sleep_owner_);
+        awaited_.fetch_add(1, std::memory_order_relaxed);
         inject(job.as_job_ref());
         current.wait_until(job.latch()); // P's jobs meanwhile: perhaps the one op waits for
         return job.into_result();
@@ -189,6 +209,10 @@ private:
     // and terminate_ in each search, while every sleep and wake writes the sleep mutex and the
     // sleep counters; sharing a line, each such write would evict the line the readers poll.
     alignas(cache_line) Injector<JobRef> injector_;
+    // Jobs injected by a caller that waits for them (in_worker_cold, in_worker_cross) and not yet
+    // started. Non-zero once the workers have left: someone waits for a job nobody will run, and
+    // the destructor says so. Written on each such injection, as the injector is.
+    std::atomic<std::size_t> awaited_{0};
     // The sleep state is shared, not a member: a cross latch's setter (a worker of another pool)
     // may still be waking it after its store let our worker return and this pool be destroyed;
     // the setter's copy of sleep_owner_ keeps it alive until then (SpinLatch::set). Both fields

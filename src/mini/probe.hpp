@@ -39,12 +39,15 @@ enum class Probe : std::uint8_t {
     block_wait, // [BLOCK_WAIT build only] join blocks on B's latch; object: B's job
     worker_start, // a worker thread starts; arg: its index
     spawn,      // a pool is about to start a worker thread (a test may throw here, as
-                // std::thread's constructor does when the system refuses a thread)
+                // std::thread's constructor does when the system refuses a thread); object: the
+                // pool, arg: the number of threads it starts
     steal_before_buffer, // Stealer::steal has read bottom, not yet the buffer pointer
     lock_latch_spin,  // LockLatch::wait found the latch unset and starts its timed spin; object:
                       // the latch
     lock_latch_block, // LockLatch::wait found the latch unset after its spin, ran its
                       // before_block and blocks on the condition variable; object: the latch
+    scope_publish, // Scope::spawn has counted a job and is about to publish it (a test may throw
+                   // here, as the push does when its allocation fails); object: the job
     scope_spawned, // Scope::spawn has published a job (counted before, or in the COUNT_AFTER_PUSH
                    // build not yet); object: the job
     sleepy,     // [SLEEP=per-worker] a worker's latch went UNSET -> SLEEPY; it has not yet locked

@@ -19,6 +19,7 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include <mini/count_latch.hpp>
@@ -40,16 +41,27 @@ public:
     // ANCHOR: spawn
     template <class Body>
     void spawn(Body&& body) {
-        auto run = [this, body = std::forward<Body>(body)]() mutable noexcept {
-            execute_job([&] { body(*this); });
+        using B = std::decay_t<Body>;
+        auto run = [this, body = std::optional<B>(std::forward<Body>(body))]() mutable noexcept {
+            // call_once destroys body, and what it captured, before execute_job gives the count
+            // back: once it is, scope may return, and a capture's destructor may write there.
+            execute_job([&] { call_once(body, *this); });
         };
-        const JobRef job = HeapJob<decltype(run)>::into_job_ref(std::move(run));
+        using Job = HeapJob<decltype(run)>;
+        const JobRef job = Job::into_job_ref(std::move(run));
         // Count the job before anyone can see it. Once published, a thief may run it to the end
         // at once; counted only then, its decrement would spend the count of the body (or of the
         // job that spawns it), the count could reach 0 with this job's work still to come, and
         // the owner would return from scope and pop the frame the late jobs write into.
         if constexpr (!sabotage::count_after_push) job_completed_latch_.increment();
-        inject_or_push(job);
+        try {
+            probe(Probe::scope_publish, job.data); // a test throws here, as an allocation can
+            inject_or_push(job); // may throw: the deque grows, the injector takes a new block
+        } catch (...) { // nobody saw the job: free it unrun, give its count back, tell the spawner
+            Job::discard(job);
+            if constexpr (!sabotage::count_after_push) CountLatch::set(&job_completed_latch_);
+            throw;
+        }
         probe(Probe::scope_spawned, job.data); // a test holds the spawner here
         if constexpr (sabotage::count_after_push) job_completed_latch_.increment(); // [COUNT_AFTER_PUSH]
     }
@@ -60,12 +72,13 @@ public:
     // in_worker carries either to the caller of scope (a StackJob keeps a result or an exception).
     // ANCHOR: complete
     template <class Body>
-    auto complete(WorkerThread& owner, Body& body) {
-        std::optional<stored_t<std::invoke_result_t<Body&, Scope&>>> result;
+    decltype(auto) complete(WorkerThread& owner, Body& body) {
+        using Result = stored_t<std::invoke_result_t<Body&, Scope&>>;
+        std::optional<slot_t<Result>> result; // a reference is kept as one (job.hpp)
         execute_job([&] { result.emplace(call(body, *this)); }); // the count's first 1
         owner.wait_until(job_completed_latch_.as_spin_latch()); // work while the jobs run
         if (panic_) std::rethrow_exception(panic_); // every job is done: no lock needed
-        return std::move(*result);
+        return take<Result>(result);
     }
     // ANCHOR_END: complete
 
@@ -101,8 +114,8 @@ private:
 
 // ANCHOR: pool_scope
 template <class Body>
-auto ThreadPool::scope(Body&& body) {
-    return in_worker([this, &body](WorkerThread& owner, bool) {
+decltype(auto) ThreadPool::scope(Body&& body) {
+    return in_worker([this, &body](WorkerThread& owner, bool) -> decltype(auto) {
         Scope s(*this);
         return s.complete(owner, body);
     });
@@ -111,7 +124,7 @@ auto ThreadPool::scope(Body&& body) {
 
 // scope on the pool of the calling worker, or on the global pool from outside any pool.
 template <class Body>
-auto scope(Body&& body) {
+decltype(auto) scope(Body&& body) {
     WorkerThread* w = WorkerThread::current();
     return (w != nullptr ? w->pool() : ThreadPool::global()).scope(std::forward<Body>(body));
 }

@@ -7,6 +7,8 @@
 // unwinding: join_recover_from_panic (join/mod.rs lines 175-186). run_a is that, in C++.
 #pragma once
 
+#include <exception>
+
 #include <mini/job.hpp>
 #include <mini/latch.hpp>
 #include <mini/pool.hpp>
@@ -24,16 +26,20 @@ inline void wait_for_b(WorkerThread& worker, const SpinLatch& latch_b) noexcept 
 // wait_until looks in our own deque first, so a B nobody stole comes back and runs here, through
 // its JobRef, whose execute keeps B's own exception in B's slot (it dies with the frame: A's
 // wins, as in rayon); a stolen B is waited for as join's step 3 waits for it.
+// The wait comes after the handler, not inside it: inside, A's exception would be the current
+// one (std::current_exception, a bare `throw;`) for every job the owner runs while it waits.
 // ANCHOR: run_a
 template <class A, class Context>
-auto run_a(WorkerThread& worker, const SpinLatch& latch_b, A& a, Context context) {
+decltype(auto) run_a(WorkerThread& worker, const SpinLatch& latch_b, A& a, Context context) {
+    std::exception_ptr panic;
     try {
         return call(a, context);
     } catch (...) {
-        if constexpr (!sabotage::rethrow_early) // [RETHROW_EARLY] A's exception leaves at once
-            wait_for_b(worker, latch_b);        // B is done: now the frame may unwind
-        throw;                                   // A's exception
+        panic = std::current_exception(); // rayon's caught panic, kept until B is done
     }
+    if constexpr (!sabotage::rethrow_early) // [RETHROW_EARLY] A's exception leaves at once
+        wait_for_b(worker, latch_b);        // B is done: now the frame may unwind
+    std::rethrow_exception(panic);          // A's exception
 }
 // ANCHOR_END: run_a
 

@@ -5,6 +5,7 @@
 // asleep on it (SLEEPING) does the setter wake it, and only it (Sleep::latch_is_set).
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <memory>
 
@@ -36,6 +37,7 @@ public:
         if (self->cross_owner_ != nullptr) keep_alive = *self->cross_owner_;
         Sleep* sleep = self->sleep_;                       // read before setting ...
         const std::size_t owner = self->owner_;
+        assert(!self->core_.probe() && "a latch set twice");
         const bool was_sleeping = self->core_.set();       // ... now *self may be gone
         mini::probe(Probe::latch_stored, self);
         if constexpr (sabotage::touch_after_set) sleep = self->sleep_; // [TOUCH_AFTER_SET]
