@@ -333,28 +333,40 @@ TEST_CASE("ThreadPool(3).broadcast returns indices 0 1 2 from outside the pool a
 }
 // ANCHOR_END: three_callers
 
-// One worker held in a spawned job; the copies that run count themselves, and the held worker is
-// released once every other copy has run and no copy is left in the injector (there is none,
-// unless BROADCAST_VIA_INJECTOR put them there): from then on it cannot take anyone's copy, and
-// with per-worker queues it finds its own waiting. With BROADCAST_VIA_INJECTOR the two free
-// workers run all three copies: the line shows the held worker's index missing, exit 1.
+// One worker held in a spawned job; the copies that run count themselves. The held worker is
+// released when its own copy is the only one left: n - 1 copies ran and one waits in a broadcast
+// queue, its own (it ran nothing meanwhile). With BROADCAST_VIA_INJECTOR the queues stay empty
+// and the free workers run every copy, the last of which releases it: the line shows the held
+// worker's index missing, and the case fails (exit 1).
 // ANCHOR: busy_worker
-TEST_CASE("ThreadPool(3).broadcast returns indices 0 1 2 while one worker is busy", "[broadcast][busy]") {
-    test::Pool pool(3);
+std::vector<std::size_t> broadcast_while_busy(std::size_t n) {
+    test::Pool pool(n);
     test::Progress progress("a broadcast while one worker is busy", pool);
     test::BusyWorker busy;
     const std::size_t held = busy.start(pool);
     std::atomic<std::size_t> ran{0};
     std::atomic<bool> released{false};
     const auto v = pool.broadcast([&](BroadcastContext c) {
-        if (ran.fetch_add(1) + 1 >= 2 && pool.queued() == 0 && !released.exchange(true)) busy.release();
+        const std::size_t k = ran.fetch_add(1) + 1;
+        const bool only_its_own_left = k == n - 1 && pool.queued_broadcasts() == 1;
+        if ((only_its_own_left || k == n) && !released.exchange(true)) busy.release();
         ++progress;
         return c.index();
     });
-    std::printf("broadcast while worker %zu was busy: %s\n", held, describe_indices(v, 3).c_str());
-    CHECK(v == std::vector<std::size_t>{0, 1, 2});
+    std::printf("broadcast on %zu workers while worker %zu was busy: %s\n", n, held,
+                describe_indices(v, n).c_str());
+    return v;
+}
+
+TEST_CASE("ThreadPool(3).broadcast returns indices 0 1 2 while one worker is busy", "[broadcast][busy]") {
+    CHECK(broadcast_while_busy(3) == iota(3));
 }
 // ANCHOR_END: busy_worker
+
+// The same on two workers: with BROADCAST_VIA_INJECTOR the one free worker runs both copies.
+TEST_CASE("ThreadPool(2).broadcast returns indices 0 1 while one worker is busy", "[broadcast][busy]") {
+    CHECK(broadcast_while_busy(2) == iota(2));
+}
 
 // Every worker asleep when the copies arrive: the broadcast's wake of every worker is the only
 // thing that gets them out. With NO_BROADCAST_WAKE nobody wakes them: the watchdog reports the
