@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <atomic>
 #include <barrier>
+#include <semaphore>
 #include <cstddef>
 #include <cstdio>
 #include <memory>
@@ -386,6 +387,47 @@ TEST_CASE("broadcast wakes every sleeping worker", "[broadcast][wake]") {
     CHECK(pool.broadcast([&](BroadcastContext c) { return ++ran, c.index(); }) == iota(3));
 }
 // ANCHOR_END: sleeping_workers
+
+// rayon #992, forced. The one worker is held between its last failed search and its sleep; a
+// thread outside the pool broadcasts into exactly that window: the push finds nobody asleep, so
+// its wake wakes nobody, and the broadcaster blocks (Probe::lock_latch_spin says so). Only then
+// is the worker let go: its last look before sleeping must see its own broadcast queue. With a
+// last look at the injector only (rayon-core 1.10.0), it sleeps beside its copy: exit 3.
+namespace {
+std::atomic<bool> window_armed{false}, broadcast_armed{false};
+std::binary_semaphore worker_in_window{0}, broadcast_waits{0}, let_go{0};
+
+void hold_in_sleep_window(mini::Probe point) {
+    if (point == mini::Probe::idle && window_armed.exchange(false)) {
+        worker_in_window.release();
+        let_go.acquire();
+    } else if (point == mini::Probe::lock_latch_spin && broadcast_armed.exchange(false)) {
+        broadcast_waits.release(); // inject_broadcast and its wake are done
+    }
+}
+} // namespace
+
+TEST_CASE("the last look before sleeping sees a broadcast pushed in the sleep window", "[broadcast][992]") {
+    window_armed = true;
+    mini::instrument::sync_hook = &hold_in_sleep_window;
+    test::Pool pool(1);
+    worker_in_window.acquire(); // found nothing, about to sleep
+    std::atomic<bool> ran{false};
+    mini::Watchdog dog("a broadcast pushed while its worker was going to sleep", test::watchdog_time,
+        [&] { return std::uint64_t{ran.load()}; },
+        [&] {
+            return std::to_string(pool.queued_broadcasts()) + " copy waits in the broadcast queue of " +
+                   std::to_string(pool.sleep().sleepers()) + " sleeping worker";
+        });
+    broadcast_armed = true;
+    std::thread broadcaster([&] { pool.broadcast([&](BroadcastContext) { ran = true; }); });
+    broadcast_waits.acquire();
+    CHECK(pool.sleep().sleepers() == 0); // so the broadcast's wake woke nobody
+    let_go.release();
+    broadcaster.join();
+    mini::instrument::sync_hook = nullptr;
+    CHECK(ran);
+}
 
 // rayon #492's promise: two broadcasts racing reach every worker in the same order, so a barrier
 // of N inside each cannot deadlock (worker 0 in A's barrier while worker 1 waits in B's).
