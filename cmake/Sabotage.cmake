@@ -11,9 +11,12 @@ option(COUNT_AFTER_PUSH "scope: spawn counts a job after publishing it"         
 option(RETHROW_EARLY   "join: A's exception leaves at once, without waiting for B"    OFF)
 option(SKIP_LATCH_SLEEPY "per-worker sleep: fall asleep although the latch was set while sleepy" OFF)
 option(SKIP_JEC_CHECK  "per-worker sleep: fall asleep without comparing the jobs event counter" OFF)
+option(BROADCAST_VIA_INJECTOR "broadcast: the N copies go into the shared injector, not one per worker" OFF)
+option(NO_BROADCAST_WAKE "broadcast: push the copies into the workers' queues but wake nobody" OFF)
 
 set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED TOUCH_AFTER_SET
-    BLOCK_CROSS COUNT_AFTER_PUSH RETHROW_EARLY SKIP_LATCH_SLEEPY SKIP_JEC_CHECK)
+    BLOCK_CROSS COUNT_AFTER_PUSH RETHROW_EARLY SKIP_LATCH_SLEEPY SKIP_JEC_CHECK
+    BROADCAST_VIA_INJECTOR NO_BROADCAST_WAKE)
 
 if(BLOCK_WAIT AND NO_STEAL_WAIT)
     message(FATAL_ERROR

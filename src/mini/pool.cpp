@@ -32,7 +32,7 @@ void WorkerThread::push(JobRef job) {
 
 // ANCHOR: find_work
 std::optional<JobRef> WorkerThread::find_work() {
-    if (auto job = deque_.pop()) return job;                     // 1. own deque, newest first
+    if (auto job = take_local_job()) return job; // 1. own deque, newest first; own broadcasts
     if (auto job = steal()) return job;                          // 2. other workers, oldest first
     if (auto s = pool_.injector_.steal(); s.success()) { // 3. jobs from outside
         probe(Probe::steal, s.value.data, from_injector);
@@ -107,7 +107,7 @@ std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
         std::this_thread::yield();
         probe(Probe::idle, &latch, &latch == &pool_.terminate_);
         const bool waited = pool_.sleep_.sleep([&] {
-            return latch.probe() || !pool_.injector_.is_empty() || any_deque_has_work();
+            return latch.probe() || has_injected_job() || any_deque_has_work();
         });
         probe(Probe::woken, &latch, waited);
         sleep_at = {};
@@ -133,7 +133,7 @@ std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
         std::optional<JobRef> job;
         while (!latch.probe() && !(job = find_work()))
             sleep.no_work_found(idle, latch.core(), latch.shared(),
-                                [&] { return !pool_.injector_.is_empty(); });
+                                [&] { return has_injected_job(); });
         sleep.work_found(); // may wake up to two sleepers: a worker with work makes more
         if (job) execute(*job), ++ran;
     }
@@ -153,7 +153,8 @@ void WorkerThread::main_loop() {
 }
 
 ThreadPool::ThreadPool(std::size_t requested)
-    : sleep_owner_(make_sleep(std::min(requested, max_num_threads()))) {
+    : sleep_owner_(make_sleep(std::min(requested, max_num_threads()))),
+      broadcasts_(std::min(requested, max_num_threads())) {
     const std::size_t num_threads = std::min(requested, max_num_threads()); // rayon's clamp
     if (num_threads == 0) // no worker would ever run an injected job: install would hang
         throw std::invalid_argument("mini::ThreadPool: num_threads must be at least 1, got 0");
@@ -188,7 +189,7 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::terminate_and_join() noexcept {
-    SpinLatch::set(&terminate_); // wakes every sleeper, through the same protocol as any latch
+    terminate(); // the pool's own count: spawned jobs still to run keep the workers going
     for (auto& t : threads_) t.join();
     // The workers left at the latch, whatever was still queued. A job queued by a caller that
     // waits for it (install, join or scope from outside, or from another pool's worker) will
@@ -220,5 +221,75 @@ void ThreadPool::inject(JobRef job) {
     probe(Probe::inject, job.data, sleepers);
 }
 // ANCHOR_END: inject
+
+// ---- Chapter 12: broadcast and spawn's parts of the pool (broadcast.hpp, spawn.hpp) ----
+
+// ANCHOR: take_local_job
+std::optional<JobRef> WorkerThread::take_local_job() {
+    if (auto job = deque_.pop()) return job;
+    return pool_.broadcasts_.take(index_); // after our own work, before anyone else's
+}
+// ANCHOR_END: take_local_job
+
+// ANCHOR: has_injected_job
+bool WorkerThread::has_injected_job() const {
+    return !pool_.broadcasts_.is_empty(index_) || !pool_.injector_.is_empty(); // #992: both
+}
+// ANCHOR_END: has_injected_job
+
+// rayon's inject_broadcast (registry.rs:465-489). Every worker is woken, asleep or not: only
+// worker i can run job i, while the wake of a push or an inject goes to any one sleeper. In the
+// pool's sleep (one condition variable) that is a notify_all after the fence that pairs with a
+// sleeper's (latch_is_set does exactly that); in the per-worker sleep, a wake of each worker by
+// index, which takes its mutex: a sleeper between its last look and its wait holds that mutex, so
+// the wake waits for its wait; one that locks after this wake sees the job in its last look.
+// ANCHOR: inject_broadcast
+void ThreadPool::inject_broadcast(const std::vector<JobRef>& jobs) {
+    if constexpr (sabotage::broadcast_via_injector) { // [BROADCAST_VIA_INJECTOR] anyone's
+        for (const JobRef& job : jobs) inject(job);
+        return;
+    }
+    broadcasts_.push(jobs); // job i to worker i, under one mutex
+    if constexpr (sabotage::no_broadcast_wake) return; // [NO_BROADCAST_WAKE] sleepers stay asleep
+#if MINI_SLEEP_PER_WORKER
+    for (std::size_t i = 0; i < num_threads(); ++i) sleep_.latch_is_set(true, i);
+#else
+    sleep_.latch_is_set();
+#endif
+}
+// ANCHOR_END: inject_broadcast
+
+ThreadPool::ThreadPool(std::size_t num_threads, PanicHandler panic_handler)
+    : ThreadPool(num_threads) {
+    panic_handler_ = std::move(panic_handler); // read only by spawned jobs, spawned after this
+}
+
+// ANCHOR: terminate
+void ThreadPool::terminate() noexcept {
+    if (terminate_count_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+        SpinLatch::set(&terminate_); // wakes every sleeper, through the same protocol as any latch
+}
+// ANCHOR_END: terminate
+
+// An exception out of the handler itself aborts too (rayon aborts if its handler panics).
+void ThreadPool::handle_panic(std::exception_ptr e) const noexcept {
+    const char* closure = panic_handler_ ? "the panic handler of a ThreadPool"
+                                         : "a spawned job of a ThreadPool built without a panic handler";
+    if (panic_handler_) {
+        try {
+            panic_handler_(e);
+            return;
+        } catch (...) {
+            e = std::current_exception(); // the handler threw: abort with its exception
+        }
+    }
+    try {
+        std::rethrow_exception(e);
+    } catch (const std::exception& x) {
+        abort_on_exception(closure, x.what());
+    } catch (...) {
+        abort_on_exception(closure, "(not a std::exception)");
+    }
+}
 
 } // namespace mini

@@ -10,16 +10,20 @@
 // pushes B onto that worker's deque -> thieves steal it -> ... -> the splitter's leaf.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <atomic>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <thread>
 #include <type_traits>
 #include <vector>
 
+#include <mini/broadcast_queue.hpp>
 #include <mini/deque.hpp>
 #include <mini/job.hpp>
 #include <mini/latch.hpp>
@@ -53,7 +57,12 @@ public:
 
     // Owner only.
     void push(JobRef job);
-    std::optional<JobRef> take_local_job() { return deque_.pop(); }
+    // Own deque first, then own broadcast queue (rayon's take_local_job, registry.rs:749-763):
+    // join's wait and every search drain broadcasts before they steal (chapter 12).
+    std::optional<JobRef> take_local_job();
+    // The last look before sleeping: a job this worker may run that no search found (rayon's
+    // has_injected_job, registry.rs:765-766; its own broadcast queue is rayon #992's fix).
+    bool has_injected_job() const;
     std::optional<JobRef> find_work();
     // Runs other jobs until `latch` is set, sleeping when there are none; returns how many it ran.
     std::uint64_t wait_until(const SpinLatch& latch);
@@ -89,9 +98,10 @@ public:
     explicit ThreadPool(std::size_t num_threads);
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
-    // Wakes and joins every worker. Refused (a message, then abort) on a worker of this pool,
-    // which would join itself, and when a caller still waits inside install, join or scope with
-    // its job queued: in Rust the borrow of the pool rules both out.
+    // Waits for every spawned job, then wakes and joins every worker. Refused (a message, then
+    // abort) on a worker of this pool, which would join itself, and when a caller still waits
+    // inside install, join or scope with its job queued: in Rust the borrow of the pool rules
+    // both out.
     ~ThreadPool();
 
     // rayon's max_num_threads (rayon-core 1.13.0, registry.rs:246 clamps every pool to it): the
@@ -140,9 +150,34 @@ public:
     template <class Body>
     decltype(auto) scope(Body&& body);
 
+    // ---- Chapter 12: broadcast, spawn (defined in broadcast.hpp and spawn.hpp) ----
+    // What an exception that escapes a spawned job is handed to (rayon's panic_handler); a pool
+    // built without one aborts instead.
+    using PanicHandler = std::function<void(std::exception_ptr)>;
+    ThreadPool(std::size_t num_threads, PanicHandler panic_handler);
+    template <class Op>
+    auto broadcast(Op&& op); // op(BroadcastContext) once per worker: vector<R> by index, or void
+    template <class Op>
+    void spawn(Op&& op); // fire and forget: the destructor waits for it
+    template <class Op>
+    void spawn_broadcast(Op&& op); // fire and forget, once on every worker
+    // Job i into worker i's broadcast queue, then wake every worker: jobs.size() == num_threads().
+    void inject_broadcast(const std::vector<JobRef>& jobs);
+    std::size_t queued_broadcasts() const { return broadcasts_.len(); } // all queues, now
+
 private:
     friend class WorkerThread;
     void terminate_and_join() noexcept;
+
+    // ---- Chapter 12 (broadcast.hpp, spawn.hpp, pool.cpp) ----
+    template <class Op, class Latch, class Wait>
+    auto broadcast_in(Op& op, Latch& latch, Wait&& wait);
+    void inject_or_push(JobRef job);
+    void increment_terminate_count(std::size_t n) noexcept {
+        terminate_count_.fetch_add(n, std::memory_order_relaxed); // the push after it orders it
+    }
+    void terminate() noexcept; // one spawned job (or the destructor) done: 0 sets terminate_
+    void handle_panic(std::exception_ptr e) const noexcept;
 
     // ANCHOR: in_worker_cold
     template <class Op>
@@ -221,6 +256,12 @@ private:
     Sleep& sleep_ = *sleep_owner_;
     SpinLatch terminate_{&sleep_};
     std::vector<std::thread> threads_; // written only by the constructor: may share that line
+
+    // ---- Chapter 12 ----
+    alignas(cache_line) BroadcastQueues broadcasts_; // one FIFO queue per worker
+    // 1 for the pool itself (the destructor takes it), 1 per spawned job not yet done.
+    std::atomic<std::size_t> terminate_count_{1};
+    PanicHandler panic_handler_; // written by the constructor only
 };
 
 } // namespace mini

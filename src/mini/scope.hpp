@@ -67,6 +67,10 @@ public:
     }
     // ANCHOR_END: spawn
 
+    // Runs body(scope, context) once on every worker of the pool: defined in broadcast.hpp.
+    template <class Body>
+    void spawn_broadcast(Body&& body);
+
     // Runs the body, then works until the body and every job spawned have finished. Returns the
     // body's result, or rethrows the first exception once nothing can still write into this frame;
     // in_worker carries either to the caller of scope (a StackJob keeps a result or an exception).
