@@ -53,7 +53,15 @@ struct RangeProducer : NoBounds {
     I start;
     std::size_t n;
 
-    static I offset(I start, std::size_t i) { return static_cast<I>(start + static_cast<I>(i)); }
+    // start + i in unsigned arithmetic, which wraps where a signed sum would overflow
+    static I offset(I start, std::size_t i) {
+        if constexpr (std::is_signed_v<I>) {
+            using U = std::make_unsigned_t<I>;
+            return static_cast<I>(static_cast<U>(static_cast<U>(start) + static_cast<U>(i)));
+        } else {
+            return static_cast<I>(start + static_cast<I>(i));
+        }
+    }
     std::size_t len() const { return n; }
     std::pair<RangeProducer, RangeProducer> split_at(std::size_t index) const {
         return {RangeProducer{{}, start, index}, RangeProducer{{}, offset(start, index), n - index}};

@@ -51,7 +51,9 @@ private:
     static std::size_t length(I begin, I end) {
         using U = std::make_unsigned_t<I>;
         static_assert(std::numeric_limits<U>::digits <= std::numeric_limits<std::size_t>::digits);
-        return end > begin ? static_cast<std::size_t>(static_cast<U>(end) - static_cast<U>(begin))
+        // cast back to U: for types narrower than int the difference is computed in int
+        return end > begin ? static_cast<std::size_t>(static_cast<U>(static_cast<U>(end) -
+                                                                    static_cast<U>(begin)))
                            : 0;
     }
     I begin_;
