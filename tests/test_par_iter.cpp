@@ -178,16 +178,22 @@ TEST_CASE("enumerate pairs each item with its index and writes through to the el
     });
 }
 
-TEST_CASE("a non-commutative reduce and a collect keep left before right", "[par_iter][order]") {
-    // One thread inside its pool: no steal, so the tree is fixed; with_max_len(1) makes a leaf
-    // of every item and a reduce at every level.
+// One thread inside its pool: no steal, so the tree is fixed; with_max_len(1) makes a leaf of
+// every item and a reduce at every level.
+TEST_CASE("a non-commutative reduce keeps left before right", "[par_iter][order]") {
     test::Pool pool(1);
     const std::string joined = pool.install([] {
         return mini::par_range(0, 8).with_max_len(1).map([](int i) { return std::to_string(i); })
             .reduce([] { return std::string(); }, [](std::string a, std::string b) { return a + b; });
     });
     CHECK(joined == "01234567");
-    CHECK_NOTHROW(pool.install([] { return mini::par_range(0, 8).with_max_len(1).collect_vec(); }));
+}
+
+TEST_CASE("collect_vec merges its pieces left before right", "[par_iter][order]") {
+    test::Pool pool(1);
+    std::vector<int> v;
+    CHECK_NOTHROW(v = pool.install([] { return mini::par_range(0, 8).with_max_len(1).collect_vec(); }));
+    CHECK(v == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
 }
 
 TEST_CASE("sources: const vectors, spans and integer ranges", "[par_iter]") {

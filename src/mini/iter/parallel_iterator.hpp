@@ -96,8 +96,12 @@ public:
                 return self().drive(pool, std::move(consumer));
             });
         } else { // after filter: a vector per leaf, spliced in order, then one vector
+            auto parts = self().drive_unindexed(pool, ListVecConsumer<V>{});
+            std::size_t len = 0;
+            for (const auto& part : parts) len += part.size();
             std::vector<V> out;
-            for (auto& part : self().drive_unindexed(pool, ListVecConsumer<V>{}))
+            out.reserve(len);
+            for (auto& part : parts)
                 for (auto& x : part) out.push_back(std::move(x));
             return out;
         }
