@@ -11,12 +11,15 @@ option(COUNT_AFTER_PUSH "scope: spawn counts a job after publishing it"         
 option(RETHROW_EARLY   "join: A's exception leaves at once, without waiting for B"    OFF)
 option(SKIP_LATCH_SLEEPY "per-worker sleep: fall asleep although the latch was set while sleepy" OFF)
 option(SKIP_JEC_CHECK  "per-worker sleep: fall asleep without comparing the jobs event counter" OFF)
+option(IGNORE_FULL     "par_iter: the bridge and the leaves never ask the consumer full()" OFF)
+option(REDUCE_SWAPPED  "par_iter: the bridge reduces right before left"               OFF)
+option(COLLECT_NO_RELEASE "par_iter: collect's result keeps ownership after the vector takes it" OFF)
 option(BROADCAST_VIA_INJECTOR "broadcast: the N copies go into the shared injector, not one per worker" OFF)
 option(NO_BROADCAST_WAKE "broadcast: push the copies into the workers' queues but wake nobody" OFF)
 
 set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED TOUCH_AFTER_SET
     BLOCK_CROSS COUNT_AFTER_PUSH RETHROW_EARLY SKIP_LATCH_SLEEPY SKIP_JEC_CHECK
-    BROADCAST_VIA_INJECTOR NO_BROADCAST_WAKE)
+    IGNORE_FULL REDUCE_SWAPPED COLLECT_NO_RELEASE BROADCAST_VIA_INJECTOR NO_BROADCAST_WAKE)
 
 if(BLOCK_WAIT AND NO_STEAL_WAIT)
     message(FATAL_ERROR

@@ -35,6 +35,8 @@ public:
     // ANCHOR_END: try_split
 
     std::size_t splits() const noexcept { return splits_; }
+    // At least `n` splits to start with (rayon's LengthSplitter for with_max_len).
+    void raise_splits(std::size_t n) noexcept { splits_ = std::max(splits_, n); }
 
 private:
     std::size_t threads_;

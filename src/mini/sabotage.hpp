@@ -24,6 +24,9 @@ inline constexpr bool count_after_push = MINI_COUNT_AFTER_PUSH; // chapter 8: sc
 inline constexpr bool rethrow_early = MINI_RETHROW_EARLY;     // chapter 7: unwind.hpp
 inline constexpr bool skip_latch_sleepy = MINI_SKIP_LATCH_SLEEPY; // chapter 10: worker_sleep.hpp
 inline constexpr bool skip_jec_check = MINI_SKIP_JEC_CHECK;   // chapter 10: worker_sleep.hpp
+inline constexpr bool ignore_full = MINI_IGNORE_FULL;         // chapter 11: iter/plumbing.hpp
+inline constexpr bool reduce_swapped = MINI_REDUCE_SWAPPED;   // chapter 11: iter/plumbing.hpp
+inline constexpr bool collect_no_release = MINI_COLLECT_NO_RELEASE; // chapter 11: iter/collect.hpp
 inline constexpr bool broadcast_via_injector = MINI_BROADCAST_VIA_INJECTOR; // chapter 12: pool.cpp
 inline constexpr bool no_broadcast_wake = MINI_NO_BROADCAST_WAKE; // chapter 12: pool.cpp
 

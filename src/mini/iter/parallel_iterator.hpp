@@ -1,0 +1,119 @@
+// What a user calls: the adaptors and the terminals, written once for every iterator (rayon's
+// ParallelIterator and IndexedParallelIterator traits, as a CRTP base).
+//
+// An iterator D provides `Item`, `indexed` and drive_unindexed(pool, consumer); an indexed one
+// also len() and with_producer(callback), and gets drive(pool, consumer) from here, which is
+// the bridge. A terminal builds its consumer, picks the pool (the calling worker's, else the
+// global one) and drives. An exception thrown by a closure reaches the terminal's caller
+// through join, as in chapter 7.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <mini/iter/collect.hpp>
+#include <mini/iter/consumers.hpp>
+#include <mini/iter/plumbing.hpp>
+#include <mini/iter/producers.hpp>
+
+namespace mini::iter {
+
+template <class Base, class F> class Map;
+template <class Base, class P> class Filter;
+template <class Base> class Enumerate;
+template <class Base> class Bounded;
+
+// The value an item holds: what sum, find_any and collect_vec give.
+template <class It>
+using value_t = std::remove_cvref_t<typename It::Item>;
+
+template <class D>
+class ParallelIterator {
+public:
+    // ANCHOR: drive
+    // The bridge, for an indexed iterator: its producer and the consumer, cut together.
+    template <class C, class Observe = NoObserver>
+    auto drive(ThreadPool& pool, C consumer, const Observe& observe = {}) const {
+        return self().with_producer([&](auto producer) {
+            return bridge_producer_consumer(pool, std::move(producer), std::move(consumer), observe);
+        });
+    }
+    // ANCHOR_END: drive
+    template <class C>
+    auto drive_unindexed(ThreadPool& pool, C consumer) const { return self().drive(pool, consumer); }
+
+    // Adaptors.
+    template <class F>
+    Map<D, F> map(F f) const { return {self(), std::move(f)}; }
+    template <class P>
+    Filter<D, P> filter(P p) const { return {self(), std::move(p)}; }
+    Enumerate<D> enumerate() const { return Enumerate<D>{self()}; }
+    Bounded<D> with_min_len(std::size_t n) const { return {self(), n, max_of_size}; }
+    Bounded<D> with_max_len(std::size_t n) const { return {self(), 1, n}; }
+
+    // Terminals.
+    template <class F>
+    void for_each(F f) const { run(ForEachConsumer<F>(&f)); }
+
+    auto sum() const { return run(SumConsumer<value_t<D>>{}); }
+
+    template <class Id, class Op>
+    auto reduce(Id identity, Op op) const {
+        using V = std::remove_cvref_t<std::invoke_result_t<Id&>>;
+        return run(ReduceConsumer<V, Id, Op>(&identity, &op));
+    }
+
+    auto count() const { // std::size_t
+        return map([](auto&&) { return std::size_t{1}; }).sum();
+    }
+
+    template <class P>
+    auto find_any(P p) const { // std::optional<value_t<D>>
+        std::atomic<bool> found{false};
+        return run(FindConsumer<value_t<D>, P>(&p, &found));
+    }
+    template <class P>
+    bool any(P p) const { // rayon: map(p).find_any(bool::clone).is_some()
+        return map(std::move(p)).find_any([](bool b) { return b; }).has_value();
+    }
+    template <class P>
+    bool all(P p) const { // rayon: map(p).find_any(is_false).is_none()
+        return !map(std::move(p)).find_any([](bool b) { return !b; }).has_value();
+    }
+
+    // ANCHOR: collect_vec
+    auto collect_vec() const { // std::vector<value_t<D>>
+        using V = value_t<D>;
+        ThreadPool& pool = current_pool();
+        if constexpr (D::indexed) { // the length is known: each leaf writes its own slice
+            return collect_with_consumer<V>(self().len(), [&](auto consumer) {
+                return self().drive(pool, std::move(consumer));
+            });
+        } else { // after filter: a vector per leaf, spliced in order, then one vector
+            auto parts = self().drive_unindexed(pool, ListVecConsumer<V>{});
+            std::size_t len = 0;
+            for (const auto& part : parts) len += part.size();
+            std::vector<V> out;
+            out.reserve(len);
+            for (auto& part : parts)
+                for (auto& x : part) out.push_back(std::move(x));
+            return out;
+        }
+    }
+    // ANCHOR_END: collect_vec
+
+private:
+    static constexpr std::size_t max_of_size = std::numeric_limits<std::size_t>::max();
+    const D& self() const { return static_cast<const D&>(*this); }
+    template <class C>
+    auto run(C consumer) const { return self().drive_unindexed(current_pool(), std::move(consumer)); }
+
+};
+
+} // namespace mini::iter
