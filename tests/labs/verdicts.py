@@ -373,8 +373,10 @@ def failure_detail(out):
     parts.append({"watchdog": "hung: the watchdog ended it (exit 3)",
                   "ctest timeout": "hung past the ctest timeout",
                   "assertion": "a check failed"}.get(how, how))
+    # the expansion's first line; its other lines (a long one is split: left, ==, right), then
+    # the test's INFO, if any
     check = re.search(r"((?:CHECK|REQUIRE)\w*\( .* \))\nwith expansion:\n\s*([^\n]*)"
-                      r"(?:\nwith messages?:\n\s*([^\n]*))?", out)
+                      r"(?:\n[ \t]+[^\n]*)*(?:\nwith messages?:\n\s*([^\n]*))?", out)
     if check:
         parts.append(f"{check.group(1)} with {check.group(2)}")
         if check.group(3):  # the test's INFO: what the failed check means
