@@ -272,11 +272,11 @@ class Grade(unittest.TestCase):
         self.assertEqual(v.failure_detail(out), "`test_sleep.a publisher`, hung: the watchdog "
                          "ended it (exit 3), stuck while publishing: 0 of 2 returned")
         out = ("  CHECK( sleep.sleepers() == 0 )\nwith expansion:\n  18446744073709551615 "
-               "(0xffffffffffffffff)\n  ==\n  0\nwith message:\n  re-read it\n\nFAILED:\n"
+               "(0xffffffffffffffff)\n  ==\n  0\nwith message:\n  re-read it\n  under the mutex\n\nFAILED:\n"
                "\t 9 - test_sleep.two (Failed)\n")
         self.assertEqual(v.failure_detail(out), "`test_sleep.two`, a check failed, CHECK( "
                          "sleep.sleepers() == 0 ) with 18446744073709551615 (0xffffffffffffffff), "
-                         "the test says: re-read it")
+                         "the test says: re-read it under the mutex")
         out = ("  CHECK( f.stats.waited_jobs >= 1 )\nwith expansion:\n  0 >= 1\nwith message:\n"
                "  keep the count in `ran`\n\nFAILED:\n\t 5 - test_join.an owner whose B (Failed)\n")
         self.assertEqual(v.failure_detail(out), "`test_join.an owner whose B`, a check failed, "

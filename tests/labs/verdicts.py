@@ -376,11 +376,11 @@ def failure_detail(out):
     # the expansion's first line; its other lines (a long one is split: left, ==, right), then
     # the test's INFO, if any
     check = re.search(r"((?:CHECK|REQUIRE)\w*\( .* \))\nwith expansion:\n\s*([^\n]*)"
-                      r"(?:\n[ \t]+[^\n]*)*(?:\nwith messages?:\n\s*([^\n]*))?", out)
+                      r"(?:\n[ \t]+[^\n]*)*(?:\nwith messages?:\n((?:[ \t]+[^\n]*\n?)+))?", out)
     if check:
         parts.append(f"{check.group(1)} with {check.group(2)}")
-        if check.group(3):  # the test's INFO: what the failed check means
-            parts.append(f"the test says: {check.group(3).strip()}")
+        if check.group(3):  # the test's INFO (Catch2 wraps it): what the failed check means
+            parts.append("the test says: " + " ".join(check.group(3).split()))
     diag = DIAGNOSIS.search(out)
     stuck = STUCK.search(out)
     if diag:
