@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "helpers.hpp"
+#include "thread_state.hpp"
 
 // The one worker of a pool sleeps; the test wakes it with an install. The sync point after the
 // notify runs in the waking thread while it still holds the sleep mutex, which the woken worker
@@ -48,6 +49,38 @@ TEST_CASE("the waker counts the sleeper out before the woken worker runs", "[sle
     mini::instrument::sync_hook = nullptr;
     CHECK(sleepers_at_notify == 0);
     CHECK((mini::stats(pool) - before).wakeups == 1);
+}
+
+// A worker with nothing to do must block, not spin: an idle worker that spins or yields keeps a
+// core busy that the program's other threads need, and no count shows it (a spinning wait still
+// registers and is counted out like a sleeping one). The test learns the worker's thread id from a
+// job, waits until the worker has registered as a sleeper, then until the kernel reports its thread
+// blocked ('S'). A wait that spins keeps the thread runnable ('R'): that step never comes, and the
+// watchdog ends the test (exit 3) saying so.
+TEST_CASE("a worker with nothing to do blocks in its sleep instead of spinning", "[sleep]") {
+    test::Pool pool(1);
+    std::atomic<pid_t> tid{0};
+    std::atomic<std::uint64_t> steps{0};
+    mini::Watchdog dog(
+        "waiting for the idle worker to block", test::watchdog_time, [&] { return steps.load(); },
+        [&] {
+            const pid_t t = tid.load();
+            return std::to_string(pool.sleep().sleepers()) + " sleepers registered; the worker's "
+                   "thread is in state '" + std::string(1, t ? test::thread_state(t) : '?') +
+                   "', never blocked ('S'): its wait spins instead of blocking on the condition "
+                   "variable";
+        });
+    tid = pool.install([] { return test::thread_id(); });
+    ++steps;
+    while (pool.sleep().sleepers() == 0) std::this_thread::yield();
+    ++steps;
+    while (test::thread_state(tid) != 'S') std::this_thread::yield();
+    ++steps;
+    // One worker, asleep once: any other count is a sleeper a waker did not count out (the
+    // install's wake-up above, say), still counted as it registered again.
+    INFO("the idle worker blocked, but the pool counts more sleepers than that one worker: a "
+         "waker that woke it earlier did not count it out");
+    CHECK(pool.sleep().sleepers() == 1);
 }
 
 // Part I's Sleep only (sleep.hpp), from here on: the per-worker sleep of -DSLEEP=per-worker has
@@ -166,5 +199,51 @@ TEST_CASE("a publisher that reads no sleeper does not take the sleep mutex", "[s
     }
     CHECK(published == 2);
     CHECK(read == 0);
+}
+// Two publishers that both read the one sleeper both call wake: the first counts it out, and the
+// second must find it counted out (the waker re-reads sleepers_ under the mutex) and do nothing.
+// A waker that counts one out without that check takes the count below 0 (it wraps), and every
+// publish after it takes the mutex for a sleeper that does not exist; the next thread to register
+// brings it back to 0, and the publisher that then reads 0 wakes nobody. Forced: the test holds the
+// mutex once the sleeper waits, starts both publishers, and lets them go only when the kernel
+// reports both blocked on it ('S'), each having read 1.
+TEST_CASE("two publishers that read the one sleeper count it out once", "[sleep]") {
+    mini::Sleep sleep;
+    std::atomic<std::uint64_t> steps{0};
+    std::atomic<pid_t> tids[2] = {0, 0};
+    std::uint64_t read[2] = {0, 0};
+    mini::Watchdog dog(
+        "two publishers and one sleeper", test::watchdog_time, [&] { return steps.load(); },
+        [&] {
+            return std::to_string(steps.load()) + " of 4 steps (sleeper registered, both "
+                   "publishers blocked on the mutex, all returned), " +
+                   std::to_string(sleep.sleepers()) + " sleepers";
+        });
+    std::thread sleeper([&] { sleep.sleep([] { return false; }); });
+    while (sleep.sleepers() == 0) std::this_thread::yield();
+    ++steps;
+    std::thread publishers[2];
+    {
+        // The sleeper holds the mutex from before registering until it is inside wait(): once
+        // the test has it, the sleeper waits, still counted.
+        std::lock_guard held(mutex_of(sleep));
+        for (int i = 0; i < 2; ++i)
+            publishers[i] = std::thread([&, i] {
+                tids[i] = test::thread_id();
+                read[i] = sleep.new_injected_job(); // reads 1, then waits for the mutex
+            });
+        for (auto& t : tids) {
+            while (t.load() == 0 || test::thread_state(t) != 'S') std::this_thread::yield();
+            ++steps;
+        }
+    }
+    for (auto& p : publishers) p.join();
+    sleeper.join(); // counted out and notified by the first publisher
+    ++steps;
+    CHECK(read[0] == 1);
+    CHECK(read[1] == 1); // both read the one sleeper: the interleaving was forced
+    INFO("the second waker counted out a sleeper that the first had already counted out: re-read "
+         "sleepers_ under the mutex and count one out only if it is not 0");
+    CHECK(sleep.sleepers() == 0);
 }
 #endif // !MINI_SLEEP_PER_WORKER

@@ -102,6 +102,7 @@ private:
     // ANCHOR_END: execute_job
 
     // rayon-core's Registry::inject_or_push (registry.rs, lines 414-423).
+    // ANCHOR: inject_or_push
     void inject_or_push(JobRef job) {
         WorkerThread* w = WorkerThread::current();
         if (w != nullptr && &w->pool() == &pool_)
@@ -109,6 +110,7 @@ private:
         else
             pool_.inject(job);
     }
+    // ANCHOR_END: inject_or_push
 
     ThreadPool& pool_;
     CountLatch job_completed_latch_;

@@ -19,6 +19,7 @@ a step built alone before, is not built or run again. Exit codes: 0 every step o
 step is not, 2 usage, broken markers, or a build or baseline that fails for another reason.
 """
 import argparse
+import dataclasses
 import hashlib
 import json
 import re
@@ -90,6 +91,7 @@ class Grader:
         # reach the stress); the proof's rows, mostly killed by the tests, build it only for the
         # stress
         self.lab, self.scratch, self.progress, self.eager = lab, scratch, progress, eager
+        self.bodies, self.status = {}, {}  # the graded file's steps (grade)
         scratch.mkdir(parents=True, exist_ok=True)
         mutants.sync_scratch(labs.REPO, scratch)
         for src, _ in labs.LABS.values():  # a previous grading's file, back to the source
@@ -198,14 +200,17 @@ class Grader:
     def tsan(self, text):
         return self.ctest(text, None, preset="tsan")
 
-    def model(self, row):
-        """What the row's model variant finds (None: nothing), kept like the checks' results."""
-        m = row.mutant.model
+    def model(self, row, variant=None):
+        """What the row's model variant (or `variant` of the same model) finds (None: nothing),
+        kept like the checks' results."""
+        mutant = row.mutant if variant is None else dataclasses.replace(
+            row.mutant, model=dataclasses.replace(row.mutant.model, variant=variant))
+        m = mutant.model
         key = Results.key(self.tree, "model", m.file, m.variant)
         hit, result = self.results.get(key)
         if hit:
             return tuple(result) if result else None
-        result = self.models.failure(mutants.CHECKS[0], row.mutant)
+        result = self.models.failure(mutants.CHECKS[0], mutant)
         self.results.put(key, list(result) if result else None)
         return result
 
@@ -227,6 +232,11 @@ class Grader:
         status = v.classify(reader, self.source)
         bodies = {n: b for n, _, b in labs.holes(reader)}
         out = {}
+        # each step as the build has it (the source's where the reader's is missing or absent),
+        # and which are the reader's: the worker's fence is judged with the reader's orders
+        self.bodies = {**{n: b for n, _, b in labs.holes(self.source)},
+                       **{n: b for n, b in bodies.items() if status[n] != "missing"}}
+        self.status = status
         for n in status:
             if status[n] == "missing":
                 out[n] = self.missing(n)
@@ -284,10 +294,35 @@ class Grader:
             result.append(out[n])
         return result
 
+    def worker_model(self, row, n):
+        """For the row of the worker's fence: (the WORKER: variant of steps 2 and 3 as the reader
+        wrote them, what the model finds with it), or None when the row is another, the steps
+        are the source's (orders and all), or they cannot be mapped to the model."""
+        m = row.mutant.model
+        if (m.file, m.variant) != v.WORKER_MODEL or n not in v.WORKER_STEPS:
+            return None
+        step = {s: [] if self.status.get(s) == "missing" else self.bodies.get(s, [])
+                for s in v.WORKER_STEPS}
+        variant = v.worker_variant(step["register"], step["fence"])
+        source = {s: b for s, _, b in labs.holes(self.source)}
+        if variant is None or variant == v.worker_variant(source["register"], source["fence"]):
+            return None
+        self.say(f"model check of {n}: {m.file} {variant} (your orders)")
+        return variant, self.model(row, variant)
+
     def missing(self, n):
         """The verdict of a step left empty: what the model finds without it, if a row of the
-        catalogue has a model there."""
+        catalogue has a model there (for the worker's fence, with the reader's registration)."""
+        source = {s: b for s, _, b in labs.holes(self.source)}
+        own_register = v.tokens(self.bodies.get("register", [])) != v.tokens(
+            source.get("register", []))
         for row in self.rows:
+            judged = (self.worker_model(row, n) if row.step == n and own_register
+                      and row.mutant.expect == "model" else None)
+            if judged and judged[1]:  # no fence after the reader's own registration
+                variant, found = judged
+                return v.Verdict(n, "", "missing", "model", v.worker_detail(row, variant, found[0]),
+                                 trace=v.trace_text(found[1]))
             if row.step == n and row.mutant.expect == "model":
                 self.say(f"model check of {n}: {row.mutant.model.file} {row.mutant.model.variant}")
                 found = self.model(row)
@@ -303,7 +338,17 @@ class Grader:
             if row.step == n and row.mutant.expect == "model" and v.never_waits(body, row):
                 return v.Verdict(n, "", "wrong", "model", v.NO_WAIT)
         for row in self.rows:
-            if row.step != n or row.mutant.expect != "model" or v.has_effect(body, row.statement):
+            if row.step != n or row.mutant.expect != "model":
+                continue
+            judged = self.worker_model(row, n)
+            if judged:  # the worker's fence: the model with the reader's own orders
+                variant, found = judged
+                if found:
+                    return v.Verdict(n, "", "wrong", "model",
+                                     v.worker_detail(row, variant, found[0]),
+                                     trace=v.trace_text(found[1]))
+                continue
+            if v.has_effect(body, row.statement):
                 continue
             self.say(f"model check of {n}: {row.mutant.model.file} {row.mutant.model.variant}")
             found = self.model(row)

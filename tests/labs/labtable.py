@@ -36,7 +36,8 @@ LABS = {
                   "the re-check sees the terminate latch set between the last search and "
                   "registering", "the waker counts the sleeper out before the woken worker runs",
                   "a registered sleeper holds the sleep mutex through its re-check",
-                  "a publisher that reads no sleeper does not take the sleep mutex"),
+                  "a publisher that reads no sleeper does not take the sleep mutex",
+                  "two publishers that read the one sleeper count it out once"),
                  # The sleep's stress is lost_wakeup alone: its round trips are the protocol's
                  # hot path. fib's joins (a second driver, a rebuild as long as the tests') add
                  # nothing test_pool's every-job-once tree of 100,000 joined jobs does not.

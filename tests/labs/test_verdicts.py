@@ -220,6 +220,36 @@ class Holes(unittest.TestCase):
         self.assertEqual(v.Verdict("r", "step 1", "ok", section="ch.md#s").line(), "step 1: ok")
 
 
+class WorkerOrders(unittest.TestCase):
+    """Steps 2 and 3 of the sleep lab as the model's WORKER: variant (tests/model/wmm/sleep.py)."""
+
+    def test_the_books_steps(self):
+        self.assertEqual(v.worker_variant(
+            ["sleepers_.fetch_add(1, std::memory_order_relaxed);"],
+            ["std::atomic_thread_fence(std::memory_order_seq_cst);"]), "WORKER:R-rlx,F-sc")
+
+    def test_orders_in_either_spelling_and_the_operators_default(self):
+        self.assertEqual(v.worker_variant(["++sleepers_;"],
+                                          ["std::atomic_thread_fence(std::memory_order::acq_rel);"]),
+                         "WORKER:R-sc,F-acq_rel")
+        self.assertEqual(v.worker_variant(["sleepers_.fetch_add(1);"], []), "WORKER:R-sc")
+
+    def test_a_seq_cst_fetch_add_with_no_fence(self):
+        variant = v.worker_variant(["sleepers_.fetch_add(1, std::memory_order_seq_cst);"],
+                                   ["/* the fetch_add above is the fence */"])
+        self.assertEqual(variant, "WORKER:R-sc")
+        self.assertEqual(v.describe_worker(variant), "a fetch_add sc, no fence")
+
+    def test_program_order_across_the_two_steps(self):
+        self.assertEqual(v.worker_variant(["std::atomic_thread_fence(std::memory_order_seq_cst);"],
+                                          ["sleepers_.fetch_add(1, std::memory_order_relaxed);"]),
+                         "WORKER:F-sc,R-rlx")
+
+    def test_no_single_registration_is_not_mapped(self):
+        self.assertIsNone(v.worker_variant(["// registered below"], []))
+        self.assertIsNone(v.worker_variant(["++sleepers_;"], ["++sleepers_;"]))
+
+
 class Grade(unittest.TestCase):
     def test_ctest_regex_matches_names_literally(self):
         self.assertEqual(v.ctest_regex(["t.a (b) c."]), r"^(t\.a \(b\) c\.)$")
@@ -241,6 +271,17 @@ class Grade(unittest.TestCase):
                "WATCHDOG: deadlock, exiting with code 3\n\t 8 - test_sleep.a publisher (Failed)\n")
         self.assertEqual(v.failure_detail(out), "`test_sleep.a publisher`, hung: the watchdog "
                          "ended it (exit 3), stuck while publishing: 0 of 2 returned")
+        out = ("  CHECK( sleep.sleepers() == 0 )\nwith expansion:\n  18446744073709551615 "
+               "(0xffffffffffffffff)\n  ==\n  0\nwith message:\n  re-read it\n  under the mutex\n\nFAILED:\n"
+               "\t 9 - test_sleep.two (Failed)\n")
+        self.assertEqual(v.failure_detail(out), "`test_sleep.two`, a check failed, CHECK( "
+                         "sleep.sleepers() == 0 ) with 18446744073709551615 (0xffffffffffffffff), "
+                         "the test says: re-read it under the mutex")
+        out = ("  CHECK( f.stats.waited_jobs >= 1 )\nwith expansion:\n  0 >= 1\nwith message:\n"
+               "  keep the count in `ran`\n\nFAILED:\n\t 5 - test_join.an owner whose B (Failed)\n")
+        self.assertEqual(v.failure_detail(out), "`test_join.an owner whose B`, a check failed, "
+                         "CHECK( f.stats.waited_jobs >= 1 ) with 0 >= 1, the test says: keep the "
+                         "count in `ran`")
 
     def test_every_lab_titles_every_hole(self):
         for name, lab in grade.LABS.items():

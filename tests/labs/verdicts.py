@@ -95,6 +95,75 @@ def has_effect(body, statement):
     return has_statement(body, statement)
 
 
+# The worker's side of the sleep protocol as the learner wrote it: steps 2 and 3, registration and
+# fence, judged by the C++20 model with the learner's own memory orders (the weak-memory explorer's
+# WORKER: variants, tests/model/wmm/sleep.py) instead of by the spelling of the book's fence. A
+# seq_cst fetch_add with no fence passes every run on x86, whose lock xadd is a full barrier; C++20
+# orders it only with other seq_cst operations, and the re-check's reads are not.
+WORKER_MODEL = ("wmm/sleep.py", "NO_WORKER_FENCE")  # the row of step 3, the fence
+WORKER_STEPS = ("register", "fence")
+ORDER_NAMES = {"relaxed": "rlx", "consume": "acq", "acquire": "acq", "release": "rel",
+               "acq_rel": "acq_rel", "seq_cst": "sc"}
+
+
+def memory_order(args):
+    """The model's name of the memory order among a call's argument tokens; an atomic operation
+    or operator without one is seq_cst."""
+    for k, t in enumerate(args):
+        if t.startswith("memory_order_") and t[13:] in ORDER_NAMES:
+            return ORDER_NAMES[t[13:]]
+        if t == "memory_order" and args[k + 1:k + 2] == ["::"] and args[k + 2:k + 3] and \
+                args[k + 2] in ORDER_NAMES:
+            return ORDER_NAMES[args[k + 2]]
+    return "sc"
+
+
+def worker_ops(lines):
+    """The registrations ("R") and fences ("F") some lines perform, with their memory orders, in
+    order: `sleepers_.fetch_add(1, ORDER)`, `++sleepers_` or `sleepers_ += 1` (seq_cst), and
+    `atomic_thread_fence(ORDER)`."""
+    tk, out = tokens(lines), []
+    for i, t in enumerate(tk):
+        nxt = tk[i + 1:i + 3]
+        if t == "atomic_thread_fence" and nxt[:1] == ["("]:
+            end = tk.index(")", i) if ")" in tk[i:] else len(tk)
+            out.append(("F", memory_order(tk[i + 2:end])))
+        elif t == "sleepers_":
+            prev = tk[i - 1] if i else ""
+            if nxt == [".", "fetch_add"]:
+                end = tk.index(")", i) if ")" in tk[i:] else len(tk)
+                out.append(("R", memory_order(tk[i + 3:end])))
+            elif "++" in (prev, nxt[0] if nxt else "") or nxt == ["+=", "1"]:
+                out.append(("R", "sc"))
+    return out
+
+
+def worker_variant(register, fence):
+    """The model's WORKER: variant for the lines of steps 2 and 3, or None when they do not
+    register exactly once (the model's worker registers once)."""
+    ops = worker_ops(register) + worker_ops(fence)
+    if [k for k, _ in ops].count("R") != 1:
+        return None
+    return "WORKER:" + ",".join(f"{k}-{o}" for k, o in ops)
+
+
+def describe_worker(variant):
+    """A WORKER: variant in words: "a fetch_add sc, no fence"."""
+    ops = [item.split("-", 1) for item in variant[len("WORKER:"):].split(",")]
+    words = [("a fetch_add " if k == "R" else "a fence ") + o for k, o in ops]
+    return ", ".join(words) + ("" if any(k == "F" for k, _ in ops) else ", no fence")
+
+
+def worker_detail(row, variant, symptom):
+    m = row.mutant
+    return (f"your steps 2 and 3 register and fence as {describe_worker(variant)}; with these "
+            f"orders C++20's model ({m.model.file} {variant}) finds {symptom}: the re-check's reads "
+            "may still see the state from before the registration while a publisher reads no "
+            "sleeper. Only a seq_cst fence after the registration and before the re-check pairs "
+            "with the publisher's fence, whatever the registration's order (x86 hides this: its "
+            "lock xadd is a full barrier)")
+
+
 @dataclass
 class Row:
     """A catalogue row of the lab's file: the hole it lives in and, for a row the model kills,
@@ -304,9 +373,14 @@ def failure_detail(out):
     parts.append({"watchdog": "hung: the watchdog ended it (exit 3)",
                   "ctest timeout": "hung past the ctest timeout",
                   "assertion": "a check failed"}.get(how, how))
-    check = re.search(r"((?:CHECK|REQUIRE)\w*\( .* \))\nwith expansion:\n\s*([^\n]*)", out)
+    # the expansion's first line; its other lines (a long one is split: left, ==, right), then
+    # the test's INFO, if any
+    check = re.search(r"((?:CHECK|REQUIRE)\w*\( .* \))\nwith expansion:\n\s*([^\n]*)"
+                      r"(?:\n[ \t]+[^\n]*)*(?:\nwith messages?:\n((?:[ \t]+[^\n]*\n?)+))?", out)
     if check:
         parts.append(f"{check.group(1)} with {check.group(2)}")
+        if check.group(3):  # the test's INFO (Catch2 wraps it): what the failed check means
+            parts.append("the test says: " + " ".join(check.group(3).split()))
     diag = DIAGNOSIS.search(out)
     stuck = STUCK.search(out)
     if diag:

@@ -6,6 +6,9 @@
     python3 sleep.py --model rc11 ...     RC11 proper (no-thin-air on); default: without it
     python3 sleep.py --model rc11-lb-c++11 ...   C++11's release sequences and SC order
     python3 sleep.py --list               the variants
+    python3 sleep.py WORKER:R-sc          the worker's registration and fence as a learner wrote
+                                          them (the labs' grader): R-ORDER a registering fetch_add,
+                                          F-ORDER a fence, in program order, comma-separated
 
 One worker goes to sleep (sleep(): lock, register, fence, re-check, wait) while one publisher
 makes work visible and wakes sleepers (publish, fence, read sleepers, and if non-zero: lock, count
@@ -38,6 +41,34 @@ VARIANTS = {
                           "(sleep.injected.fence, sleep.latch.fence)",
     "NO_RECHECK": "sleep() without its re-check (sleep.recheck.removed)",
 }
+# A worker written otherwise than the code: its registration (R) and fence (F) steps with their
+# memory orders, in program order, e.g. "WORKER:R-sc" (a seq_cst fetch_add and no fence) or
+# "WORKER:R-rlx,F-sc" (the code). The labs' grader (tests/labs/verdicts.py, worker_orders) names
+# one for a learner's own steps 2 and 3, so that the model judges the orderings they wrote.
+WORKER = "WORKER:"
+ORDERS = ("rlx", "acq", "rel", "acq_rel", "sc")
+
+
+def worker_ops(variant):
+    """[("R" or "F", order)] of a WORKER: variant, or None for any other name; ValueError if it
+    is malformed."""
+    if not variant.startswith(WORKER):
+        return None
+    ops = []
+    for item in variant[len(WORKER):].split(","):
+        kind, _, order = item.partition("-")
+        if kind not in ("R", "F") or order not in ORDERS:
+            raise ValueError(item)
+        ops.append((kind, order))
+    if [k for k, _ in ops].count("R") != 1:
+        raise ValueError("one registration")
+    return ops
+
+
+def describe_ops(ops):
+    return ", ".join(("a fetch_add " if k == "R" else "a fence ") + o for k, o in ops)
+
+
 WAIT_UNLOCK = "wait: unlock and block"
 PUBLISHER_LOCK = "wake: lock"
 
@@ -51,11 +82,16 @@ def unlock(m, what):
 
 
 def worker(variant):
+    ops = worker_ops(variant) or [("R", "rlx")] + ([] if variant == "NO_WORKER_FENCE"
+                                                   else [("F", "sc")])
+
     def run(m):
         lock(m, "sleep: lock")
-        m.fetch_add("sleepers", 1, "rlx", "sleep: register")
-        if variant != "NO_WORKER_FENCE":
-            m.fence("sc", "sleep: fence")
+        for kind, order in ops:
+            if kind == "R":
+                m.fetch_add("sleepers", 1, order, "sleep: register")
+            else:
+                m.fence(order, "sleep: fence")
         if variant != "NO_RECHECK":
             if m.load("latch", "acq", "re-check: latch") or m.load("len", "acq", "re-check: len"):
                 m.fetch_sub("sleepers", 1, "rlx", "re-check: count out")
@@ -113,18 +149,28 @@ def check(variant, nta=False, standard="c++20", scenarios=SCENARIOS):
 
 
 def main(argv):
-    parsed = model_cli(argv, VARIANTS, "sleep.py")
+    variants = dict(VARIANTS)
+    for a in argv:
+        try:
+            ops = worker_ops(a)
+        except ValueError:
+            print(f"sleep.py: {a}: want WORKER:R-ORDER[,F-ORDER...], ORDER one of "
+                  f"{', '.join(ORDERS)}, one R", file=sys.stderr)
+            return 2
+        if ops:
+            variants[a] = f"a worker that registers and fences as written ({describe_ops(ops)})"
+    parsed = model_cli(argv, variants, "sleep.py")
     if isinstance(parsed, int):
         return parsed
     variant, nta, standard, model = parsed
     found, explored = check(variant, nta, standard)
     if found is None:
-        print(f"wmm: {VARIANTS[variant]}: no lost wake-up in {explored} consistent executions "
+        print(f"wmm: {variants[variant]}: no lost wake-up in {explored} consistent executions "
               f"({model}; scenarios: {', '.join(SCENARIOS)})")
         return 0
     scenario, ex = found
     why = {"no sleeper": "read no sleeper", "counted out": "found it counted out"}
-    print(f"wmm: {VARIANTS[variant]}: lost wake-up: the worker waits, the publisher "
+    print(f"wmm: {variants[variant]}: lost wake-up: the worker waits, the publisher "
           f"{why.get(ex.results[1], 'notified before the wait')} ({model}, scenario {scenario})")
     print(ex.explain())
     return 1
