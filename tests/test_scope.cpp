@@ -16,7 +16,7 @@
 //   (each worker has one LIFO deque; rayon keeps a FIFO queue per scope on top of it).
 // - scope_spawn_broadcast, scope_fifo_spawn_broadcast, scope_spawn_broadcast_nested,
 //   scope_spawn_broadcast_barrier, scope_spawn_broadcast_panic_one,
-//   scope_spawn_broadcast_panic_many: they test spawn_broadcast; mini has no broadcast (yet).
+//   scope_spawn_broadcast_panic_many: tests/test_broadcast.cpp has them (scope_fifo_: no FIFO).
 // static_scope and mixed_lifetime_scope check lifetimes at compile time in Rust; their run-time
 // half (every job ran, the sum is right) is what is ported.
 #include <mini/scope.hpp>
