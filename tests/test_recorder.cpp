@@ -1,5 +1,7 @@
-// The flight recorder's ring: a reader racing the owner keeps only whole events.
+// The flight recorder: its ring (a reader racing the owner keeps only whole events), and how the
+// replay numbers jobs.
 #include <instrument/recorder.hpp>
+#include <instrument/replay.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -43,4 +45,19 @@ TEST_CASE("a reader racing the ring's owner keeps no torn event", "[recorder]") 
     owner.join();
     CHECK(kept > 0);
     CHECK(torn == 0);
+}
+
+// inject records its event after the push and the wake-up (it reports the sleepers it read), so
+// a fast taker's steal and run can come first in time order. The late inject is the same job,
+// not a new one: else the watchdog names a job nobody took that a worker did take.
+TEST_CASE("an inject recorded after its taker's events is the job they took", "[recorder]") {
+    using mini::recorder::Jobs;
+    const std::uintptr_t a = 0x1000;
+    const Event take{1, Kind::steal, mini::from_injector, a}, begin{2, Kind::job_begin, 0, a},
+        inject{3, Kind::inject, 0, a}, end{4, Kind::job_end, 0, a}, again{5, Kind::inject, 0, a};
+    Jobs jobs;
+    for (const Event* e : {&take, &begin, &inject, &end, &again}) jobs.see(*e);
+    CHECK(jobs.uid(inject) == jobs.uid(take));
+    CHECK(jobs.uid(end) == jobs.uid(take));
+    CHECK(jobs.uid(again) != jobs.uid(take)); // announced once: the next inject is a new job
 }

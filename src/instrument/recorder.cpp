@@ -109,14 +109,23 @@ std::vector<Entry> merge(const std::vector<Thread>& threads) {
 
 std::uint64_t Jobs::see(const Event& e) {
     std::uint64_t uid = 0;
-    auto fresh = [&] { return by_address_[e.object] = {uid = ++next_, false, false}; };
+    auto fresh = [&]() -> Live& {
+        return by_address_[e.object] = {uid = ++next_, false, false};
+    };
     auto it = by_address_.find(e.object);
     const bool pending = it != by_address_.end() && !it->second.ended;
     switch (e.kind) {
-    case Kind::inject: fresh(); break;
+    case Kind::inject: // recorded after the push: a taker may have come first (unannounced)
+        if (it != by_address_.end() && it->second.unannounced) {
+            uid = it->second.uid;
+            it->second.unannounced = false;
+        } else {
+            fresh();
+        }
+        break;
     case Kind::steal: // a stolen B was never pushed on record: a new job, unless it was injected
         if (pending && !it->second.begun) uid = it->second.uid;
-        else fresh();
+        else fresh().unannounced = e.arg == from_injector;
         break;
     case Kind::job_begin:
     case Kind::job_end:

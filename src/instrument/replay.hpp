@@ -34,8 +34,9 @@ std::vector<Entry> merge(const std::vector<Thread>& threads);
 
 // Jobs are known by their address, which is reused (a producer's StackJob sits at the same place
 // on its stack round after round), so each inject, push or steal of an address that is not already
-// pending starts a new job. Walk the merged entries in order; uid() gives each event's job
-// (0: the event names no job).
+// pending starts a new job. An inject is recorded after its push, so its taker's events may come
+// first: the inject then joins the job they began. Walk the merged entries in order; uid() gives
+// each event's job (0: the event names no job).
 class Jobs {
 public:
     std::uint64_t see(const Event& e); // call for each entry, in time order; returns its uid
@@ -45,6 +46,7 @@ private:
     struct Live {
         std::uint64_t uid;
         bool begun, ended;
+        bool unannounced = false; // taken from the injector before its inject was on record
     };
     std::map<std::uintptr_t, Live> by_address_;
     std::map<const Event*, std::uint64_t> uids_;
