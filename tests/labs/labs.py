@@ -26,7 +26,8 @@ STEPS = Path(__file__).resolve().parent / "steps.ini"
 # The labs: source file -> skeleton, both relative to the repository root.
 LABS = {"sleep": ("src/mini/sleep.hpp", "chapters/labs/sleep.hpp"),
         "join": ("src/mini/join.hpp", "chapters/labs/join.hpp"),
-        "splitter": ("src/mini/splitter.hpp", "chapters/labs/splitter.hpp")}
+        "splitter": ("src/mini/splitter.hpp", "chapters/labs/splitter.hpp"),
+        "unwind": ("src/mini/unwind.hpp", "chapters/labs/unwind.hpp")}
 START = re.compile(r"\bLAB:[ \t]*([A-Za-z0-9_-]+)")
 END = re.compile(r"\bLAB_END:[ \t]*([A-Za-z0-9_-]+)")
 ANCHOR = re.compile(r"\bANCHOR:[ \t]*([A-Za-z0-9_-]+)")

@@ -1,10 +1,11 @@
-"""The three labs: each one's test programs, forced interleavings, stress runs, and the title
+"""The labs: each one's test programs, forced interleavings, stress runs, and the title
 and chapter section of each of its holes (the grader's table, tests/labs/grade.py)."""
 from dataclasses import dataclass
 
 import labs
 
 CH2, CH3, CH4 = "chapters/02-sleep.md", "chapters/03-join.md", "chapters/04-splitter.md"
+CH7 = "chapters/part2/07-exceptions.md"
 DESIGN = "chapters/appendix-design.md"
 
 
@@ -72,4 +73,15 @@ LABS = {
                      "halve": ("step 2, halve the splits",
                                f"{CH4}#42-try_split-three-lines-from-rayon"),
                      "bridge": ("step 3, the bridge", f"{CH4}#43-the-bridge")}),
+    # Part II. No driver throws, spawns or calls across pools: their tests are the whole check.
+    "unwind": Lab("unwind", ("test_exceptions",),
+                  ("join waits for a stolen B before A's exception leaves",
+                   "a B nobody stole runs before A's exception leaves",
+                   "a job the owner runs while it waits for B after A threw sees no current "
+                   "exception"),
+                  (),
+                  {"run": ("step 1, run A and keep its exception", f"{CH7}#72-the-code"),
+                   "wait": ("step 2, wait for B outside the handler",
+                            f"{CH7}#74-breaking-it-rethrow-at-once"),
+                   "rethrow": ("step 3, rethrow A's exception", f"{CH7}#72-the-code")}),
 }
