@@ -27,7 +27,8 @@ STEPS = Path(__file__).resolve().parent / "steps.ini"
 LABS = {"sleep": ("src/mini/sleep.hpp", "chapters/labs/sleep.hpp"),
         "join": ("src/mini/join.hpp", "chapters/labs/join.hpp"),
         "splitter": ("src/mini/splitter.hpp", "chapters/labs/splitter.hpp"),
-        "unwind": ("src/mini/unwind.hpp", "chapters/labs/unwind.hpp")}
+        "unwind": ("src/mini/unwind.hpp", "chapters/labs/unwind.hpp"),
+        "scope": ("src/mini/scope.hpp", "chapters/labs/scope.hpp")}
 START = re.compile(r"\bLAB:[ \t]*([A-Za-z0-9_-]+)")
 END = re.compile(r"\bLAB_END:[ \t]*([A-Za-z0-9_-]+)")
 ANCHOR = re.compile(r"\bANCHOR:[ \t]*([A-Za-z0-9_-]+)")

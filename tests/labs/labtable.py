@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import labs
 
 CH2, CH3, CH4 = "chapters/02-sleep.md", "chapters/03-join.md", "chapters/04-splitter.md"
-CH7 = "chapters/part2/07-exceptions.md"
+CH7, CH8 = "chapters/part2/07-exceptions.md", "chapters/part2/08-scope.md"
 DESIGN = "chapters/appendix-design.md"
 
 
@@ -84,4 +84,18 @@ LABS = {
                    "wait": ("step 2, wait for B outside the handler",
                             f"{CH7}#74-breaking-it-rethrow-at-once"),
                    "rethrow": ("step 3, rethrow A's exception", f"{CH7}#72-the-code")}),
+    "scope": Lab("scope", ("test_scope",),
+                 ("scope counts a job before publishing it and returns only after every job ran",
+                  "a spawned job's captures are destroyed before scope returns",
+                  "a spawn whose publish throws gives its count back and rethrows to the spawner"),
+                 (),
+                 {"count": ("step 1, count before publish",
+                            f"{CH8}#83-breaking-it-count-after-the-push"),
+                  "giveback": ("step 2, a publish that threw gives the count back",
+                               f"{CH8}#82-the-code"),
+                  "body": ("step 3, run the body through execute_job", f"{CH8}#82-the-code"),
+                  "wait": ("step 4, work until the count is 0", f"{CH8}#82-the-code"),
+                  "finish": ("step 5, rethrow or return", f"{CH8}#82-the-code"),
+                  "keep": ("step 6, keep the first exception", f"{CH8}#82-the-code"),
+                  "done": ("step 7, give the count back", f"{CH8}#82-the-code")}),
 }
