@@ -1,11 +1,13 @@
 """The labs: each one's test programs, forced interleavings, stress runs, and the title
 and chapter section of each of its holes (the grader's table, tests/labs/grade.py)."""
+import dataclasses
 from dataclasses import dataclass
 
 import labs
 
 CH2, CH3, CH4 = "chapters/02-sleep.md", "chapters/03-join.md", "chapters/04-splitter.md"
 CH7, CH8 = "chapters/part2/07-exceptions.md", "chapters/part2/08-scope.md"
+CH9 = "chapters/part2/09-pools.md"
 DESIGN = "chapters/appendix-design.md"
 
 
@@ -19,6 +21,14 @@ class Lab:
     # The targets whose build compiles every line of the lab's file, template bodies instantiated
     # (the compile check); empty: the test programs.
     compiles: tuple = ()
+    # A step's effect that no run of the release build can show, as the model check judges the
+    # sleep lab's fence: {step: ((token sequence, ...), what a step without any of them lacks)}.
+    # The grade says `wrong` (check `effect`) when none of the sequences is in the step's code.
+    effects: dict = dataclasses.field(default_factory=dict)
+    # False for a lab cut from part of its file (cross: in_worker_cross of pool.hpp): the file's
+    # catalogue rows that change none of the lab's ANCHOR regions are not its own. True: every
+    # row of the file must live in one of the lab's holes.
+    whole_file: bool = True
 
     @property
     def source(self):
@@ -98,4 +108,26 @@ LABS = {
                   "finish": ("step 5, rethrow or return", f"{CH8}#82-the-code"),
                   "keep": ("step 6, keep the first exception", f"{CH8}#82-the-code"),
                   "done": ("step 7, give the count back", f"{CH8}#82-the-code")}),
+    "cross": Lab("cross", ("test_pools",),
+                 ("a cross latch keeps the waiter's pool alive until its setter's wake-up is done",),
+                 (),
+                 {"job": ("step 1, the job and its cross latch", f"{CH9}#93-the-code-a-cross-call"),
+                  "inject": ("step 2, count it awaited and inject it",
+                             f"{CH9}#93-the-code-a-cross-call"),
+                  "wait": ("step 3, wait in your own pool's loop",
+                           f"{CH9}#95-breaking-it-block-a-cross-call"),
+                  "result": ("step 4, return the result", f"{CH9}#93-the-code-a-cross-call")},
+                 # A plain SpinLatch on P's sleep state passes every run of the release build:
+                 # the setter's wake-up of a freed sleep state shows only under ASan (chapter
+                 # 9's exercise "Drop the keep-alive"). Only SpinLatch's cross constructor keeps
+                 # the waiter's pool's sleep state alive (latch.hpp: cross_owner_ is private).
+                 effects={"job": ((("SpinLatch", "::", "cross"), ("SpinLatch", "::", "Cross")),
+                                  "your latch is not a cross latch (SpinLatch::cross, with the "
+                                  "waiter's pool's sleep_owner_): once its store lets the waiter "
+                                  "return, the waiter's pool may be destroyed while the setter, a "
+                                  "worker of this pool, still wakes that pool's sleep state; only "
+                                  "the cross latch's copy of sleep_owner_ keeps it alive. No run "
+                                  "of the release build shows this, AddressSanitizer does (chapter "
+                                  "9's exercise \"Drop the keep-alive\")")},
+                 whole_file=False),
 }

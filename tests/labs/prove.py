@@ -39,7 +39,7 @@ OLD_SOLVED = OLD_SKELETONS.parent / "solved-2026-12-04"
 
 # The grader's checks that stand for each of the catalogue's (tests/mutants/catalogue.py CHECKS).
 STANDS_FOR = {"model": {"model"}, "unit": {"compile", "unit", "forced"}, "drivers": {"stress"},
-              "tsan": {"tsan"}, "asan": set()}
+              "tsan": {"tsan"}, "asan": {"effect"}}
 
 
 def judge_row(row, result):
@@ -121,6 +121,9 @@ def main(argv=None):
                   + "; ".join(r.line() for r in result if r.status != "ok" or
                               r.step == variant.step), judge_variant(variant, result), t0)
         rows = [] if args.variants else g.rows
+        for name in ([] if args.variants else g.others):
+            print(f"--   row {name} changes no region of lab {lab.name} in {lab.source}: not "
+                  "this lab's", flush=True)
         if args.rows:
             rows = [r for r in rows if r.mutant.name in args.rows.split(",")]
         for row in rows:
