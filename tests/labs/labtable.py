@@ -109,7 +109,8 @@ LABS = {
                   "keep": ("step 6, keep the first exception", f"{CH8}#82-the-code"),
                   "done": ("step 7, give the count back", f"{CH8}#82-the-code")}),
     "cross": Lab("cross", ("test_pools",),
-                 ("a cross latch keeps the waiter's pool alive until its setter's wake-up is done",),
+                 ("a cross latch keeps the waiter's pool alive until its setter's wake-up is "
+                  "done",),
                  (),
                  {"job": ("step 1, the job and its cross latch", f"{CH9}#93-the-code-a-cross-call"),
                   "inject": ("step 2, count it awaited and inject it",

@@ -298,6 +298,22 @@ class Grade(unittest.TestCase):
     def test_ctest_regex_matches_names_literally(self):
         self.assertEqual(v.ctest_regex(["t.a (b) c."]), r"^(t\.a \(b\) c\.)$")
 
+    def test_failure_detail_of_an_abort_names_the_librarys_message(self):
+        out = ("1/6 Test #31: test_pools.m ...Subprocess aborted***Exception:   0.02 sec\n"
+               "mini: a ThreadPool destroyed while 18446744073709551615 callers wait inside its "
+               "install\nFilters: m\n  SIGABRT - Abort (abnormal termination) signal\n"
+               "The following tests FAILED:\n\t 31 - test_pools.m (Subprocess aborted)\n")
+        detail = v.failure_detail(out)
+        self.assertTrue(detail.startswith("`test_pools.m`, it aborted:"), detail)
+        self.assertTrue(detail.endswith("it aborted: mini: a ThreadPool destroyed while "
+                                        "18446744073709551615 callers wait inside its install"),
+                        detail)
+
+        out = ("Subprocess aborted***Exception:   0.02 sec\nterminate called without an active "
+               "exception\n\t 75 - test_exceptions.any (Subprocess aborted)\n")
+        self.assertEqual(v.failure_detail(out), "`test_exceptions.any`, it aborted: terminate "
+                         "called without an active exception")
+
     def test_failure_detail(self):
         out = ("19/19 Test #19: test_sleep.the waker counts ... ***Failed    0.20 sec\n"
                "  CHECK( sleepers_at_notify == 0 )\nwith expansion:\n  1 == 0\n\n"

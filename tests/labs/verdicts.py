@@ -399,17 +399,28 @@ DIAGNOSIS = re.compile(r"WATCHDOG: (?!no progress|each thread's events|deadlock,
 STUCK = re.compile(r"WATCHDOG: no progress for [\d.]+ s (while [^\n]*)")
 
 
+# What the library prints before it aborts (a pool destroyed with callers waiting, an exception
+# escaping a job nobody waits for), "mini: ..." on a line of its own, or the C++ runtime's
+# std::terminate (a bare `throw;` with no exception current, an exception out of a noexcept).
+ABORTED = re.compile(r"^(mini: [^\n]*|terminate called [^\n]*)", re.M)
+
+
 def failure_detail(out):
     """What a failed ctest or driver said: the first failing test, how it ended, the check's
-    expansion, and the watchdog's diagnosis of the replayed events."""
+    expansion, the library's message before an abort, and the watchdog's diagnosis of the
+    replayed events."""
     parts = []
     test = re.search(r"\d+ - (\S+\.[^\n]*?) \((Failed|Timeout|[^)]*)\)", out)
     if test:
         parts.append(f"`{test.group(1)}`")
     how = symptom(out)
-    parts.append({"watchdog": "hung: the watchdog ended it (exit 3)",
-                  "ctest timeout": "hung past the ctest timeout",
-                  "assertion": "a check failed"}.get(how, how))
+    aborted = ABORTED.search(out) if "Subprocess aborted" in out else None
+    if aborted:  # the library's own message before its abort, not Catch2's "check failed"
+        parts.append(f"it aborted: {aborted.group(1)}")
+    else:
+        parts.append({"watchdog": "hung: the watchdog ended it (exit 3)",
+                      "ctest timeout": "hung past the ctest timeout",
+                      "assertion": "a check failed"}.get(how, how))
     # the expansion's first line; its other lines (a long one is split: left, ==, right), then
     # the test's INFO, if any
     check = re.search(r"((?:CHECK|REQUIRE)\w*\( .* \))\nwith expansion:\n\s*([^\n]*)"
