@@ -100,7 +100,9 @@ class Grader:
         self.presets = Presets(scratch, self.log)
         self.models = mutants.Runner(scratch, [], self.log, False)
         self.source = labs.marked(lab.name)  # the source with its steps' markers
-        self.rows = v.rows(lab.source, self.source)
+        self.others = []  # the file's rows outside the lab's regions (cross: pool.hpp's others)
+        self.rows = v.rows(lab.source, self.source,
+                           others=None if lab.whole_file else self.others)
         self.checks = [("compile", self.compile_check), ("unit", self.unit), ("forced", self.forced),
                        ("stress", self.stress)] + ([("tsan", self.tsan)] if tsan else [])
         self.tree = tree_hash(scratch, lab.source)
@@ -256,6 +258,9 @@ class Grader:
             undecided = [n for n in undecided if n not in out]
         for n in list(undecided):  # the model, for the lines no run here can show
             verdict = self.judge_model(n, bodies[n])
+            if not verdict and n in self.lab.effects and v.lacks_effect(bodies[n],
+                                                                         self.lab.effects[n]):
+                verdict = v.Verdict(n, "", "wrong", "effect", self.lab.effects[n][1])
             if verdict:
                 out[n] = verdict
                 undecided.remove(n)
@@ -277,7 +282,8 @@ class Grader:
                 alone = {n: f"{failed} (only together: each alone passes)" for n in undecided}
             for n, detail in alone.items():
                 if n in undecided:
-                    out[n] = v.Verdict(n, "", "wrong", name, v.for_step(n, detail))
+                    out[n] = v.Verdict(n, "", "wrong", name,
+                                       v.for_step(n, detail, self.lab.name))
             building = [n for n in building if n not in alone]
             undecided = [n for n in undecided if n not in out]
         if any(s in ("same", "absent") for s in status.values()):

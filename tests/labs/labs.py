@@ -23,10 +23,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 STEPS = Path(__file__).resolve().parent / "steps.ini"
-# The labs: source file -> skeleton, both relative to the repository root.
+# The labs: lab -> (source file, skeleton), both relative to the repository root. The skeleton of
+# `cross` is pool.hpp with in_worker_cross cut out.
 LABS = {"sleep": ("src/mini/sleep.hpp", "chapters/labs/sleep.hpp"),
         "join": ("src/mini/join.hpp", "chapters/labs/join.hpp"),
-        "splitter": ("src/mini/splitter.hpp", "chapters/labs/splitter.hpp")}
+        "splitter": ("src/mini/splitter.hpp", "chapters/labs/splitter.hpp"),
+        "unwind": ("src/mini/unwind.hpp", "chapters/labs/unwind.hpp"),
+        "scope": ("src/mini/scope.hpp", "chapters/labs/scope.hpp"),
+        "cross": ("src/mini/pool.hpp", "chapters/labs/cross.hpp")}
 START = re.compile(r"\bLAB:[ \t]*([A-Za-z0-9_-]+)")
 END = re.compile(r"\bLAB_END:[ \t]*([A-Za-z0-9_-]+)")
 ANCHOR = re.compile(r"\bANCHOR:[ \t]*([A-Za-z0-9_-]+)")

@@ -1,10 +1,13 @@
-"""The three labs: each one's test programs, forced interleavings, stress runs, and the title
+"""The labs: each one's test programs, forced interleavings, stress runs, and the title
 and chapter section of each of its holes (the grader's table, tests/labs/grade.py)."""
+import dataclasses
 from dataclasses import dataclass
 
 import labs
 
 CH2, CH3, CH4 = "chapters/02-sleep.md", "chapters/03-join.md", "chapters/04-splitter.md"
+CH7, CH8 = "chapters/part2/07-exceptions.md", "chapters/part2/08-scope.md"
+CH9 = "chapters/part2/09-pools.md"
 DESIGN = "chapters/appendix-design.md"
 
 
@@ -18,6 +21,14 @@ class Lab:
     # The targets whose build compiles every line of the lab's file, template bodies instantiated
     # (the compile check); empty: the test programs.
     compiles: tuple = ()
+    # A step's effect that no run of the release build can show, as the model check judges the
+    # sleep lab's fence: {step: ((token sequence, ...), what a step without any of them lacks)}.
+    # The grade says `wrong` (check `effect`) when none of the sequences is in the step's code.
+    effects: dict = dataclasses.field(default_factory=dict)
+    # False for a lab cut from part of its file (cross: in_worker_cross of pool.hpp): the file's
+    # catalogue rows that change none of the lab's ANCHOR regions are not its own. True: every
+    # row of the file must live in one of the lab's holes.
+    whole_file: bool = True
 
     @property
     def source(self):
@@ -72,4 +83,52 @@ LABS = {
                      "halve": ("step 2, halve the splits",
                                f"{CH4}#42-try_split-three-lines-from-rayon"),
                      "bridge": ("step 3, the bridge", f"{CH4}#43-the-bridge")}),
+    # Part II. No driver throws, spawns or calls across pools: their tests are the whole check.
+    "unwind": Lab("unwind", ("test_exceptions",),
+                  ("join waits for a stolen B before A's exception leaves",
+                   "a B nobody stole runs before A's exception leaves",
+                   "a job the owner runs while it waits for B after A threw sees no current "
+                   "exception"),
+                  (),
+                  {"run": ("step 1, run A and keep its exception", f"{CH7}#72-the-code"),
+                   "wait": ("step 2, wait for B outside the handler",
+                            f"{CH7}#74-breaking-it-rethrow-at-once"),
+                   "rethrow": ("step 3, rethrow A's exception", f"{CH7}#72-the-code")}),
+    "scope": Lab("scope", ("test_scope",),
+                 ("scope counts a job before publishing it and returns only after every job ran",
+                  "a spawned job's captures are destroyed before scope returns",
+                  "a spawn whose publish throws gives its count back and rethrows to the spawner"),
+                 (),
+                 {"count": ("step 1, count before publish",
+                            f"{CH8}#83-breaking-it-count-after-the-push"),
+                  "giveback": ("step 2, a publish that threw gives the count back",
+                               f"{CH8}#82-the-code"),
+                  "body": ("step 3, run the body through execute_job", f"{CH8}#82-the-code"),
+                  "wait": ("step 4, work until the count is 0", f"{CH8}#82-the-code"),
+                  "finish": ("step 5, rethrow or return", f"{CH8}#82-the-code"),
+                  "keep": ("step 6, keep the first exception", f"{CH8}#82-the-code"),
+                  "done": ("step 7, give the count back", f"{CH8}#82-the-code")}),
+    "cross": Lab("cross", ("test_pools",),
+                 ("a cross latch keeps the waiter's pool alive until its setter's wake-up is "
+                  "done",),
+                 (),
+                 {"job": ("step 1, the job and its cross latch", f"{CH9}#93-the-code-a-cross-call"),
+                  "inject": ("step 2, count it awaited and inject it",
+                             f"{CH9}#93-the-code-a-cross-call"),
+                  "wait": ("step 3, wait in your own pool's loop",
+                           f"{CH9}#95-breaking-it-block-a-cross-call"),
+                  "result": ("step 4, return the result", f"{CH9}#93-the-code-a-cross-call")},
+                 # A plain SpinLatch on P's sleep state passes every run of the release build:
+                 # the setter's wake-up of a freed sleep state shows only under ASan (chapter
+                 # 9's exercise "Drop the keep-alive"). Only SpinLatch's cross constructor keeps
+                 # the waiter's pool's sleep state alive (latch.hpp: cross_owner_ is private).
+                 effects={"job": ((("SpinLatch", "::", "cross"), ("SpinLatch", "::", "Cross")),
+                                  "your latch is not a cross latch (SpinLatch::cross, with the "
+                                  "waiter's pool's sleep_owner_): once its store lets the waiter "
+                                  "return, the waiter's pool may be destroyed while the setter, a "
+                                  "worker of this pool, still wakes that pool's sleep state; only "
+                                  "the cross latch's copy of sleep_owner_ keeps it alive. No run "
+                                  "of the release build shows this, AddressSanitizer does (chapter "
+                                  "9's exercise \"Drop the keep-alive\")")},
+                 whole_file=False),
 }

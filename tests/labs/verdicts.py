@@ -184,17 +184,43 @@ def changed_lines(m):
     return old[keep:len(old) - tail]
 
 
-def rows(file, source, mutants=None):
+def lab_regions(source):
+    """[(first, last)] line indices of the ANCHOR regions of a marked text that hold a hole."""
+    lines, out = source.split("\n"), []
+    names = {m.group(1) for l in lines if (m := labs.ANCHOR.search(l))}
+    for name in sorted(names):
+        first, last = labs.region_span(lines, name)
+        if any(labs.START.search(l) for l in lines[first:last]):
+            out.append((first, last))
+    return out
+
+
+def first_change(before, after):
+    """The index of the first line where two texts differ."""
+    a, b = before.split("\n"), after.split("\n")
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+
+
+def rows(file, source, mutants=None, others=None):
     """The catalogue rows that touch `file` (source: its marked text), each with its hole. A row
     that changes lines outside the holes, or more than one hole, is a LabError: its lab could not
-    give it a verdict of one step."""
+    give it a verdict of one step. With `others` (a lab cut from part of its file: `cross`,
+    in_worker_cross of pool.hpp), a row that changes nothing in the ANCHOR regions that hold the
+    lab's holes is not the lab's: its name goes into `others`, and it is left out."""
     if mutants is None:
         mutants = catalogue.parse_catalogue(CATALOGUE.read_text())
     before = {n: b for n, _, b in labs.holes(source)}
+    regions = lab_regions(source)
     out = []
     for m in (m for m in mutants if m.file == file):
         after = catalogue.apply(source, m)
         steps = [n for n, _, b in labs.holes(after) if tokens(b) != tokens(before[n])]
+        at = first_change(source, after)
+        if others is not None and not steps and not any(first <= at < last
+                                                        for first, last in regions):
+            if others is not None:
+                others.append(m.name)
+            continue
         if labs.skeleton(after) != labs.skeleton(source) or len(steps) != 1:
             raise labs.LabError(f"catalogue row {m.name} changes {file} outside one hole")
         statement = tokens(changed_lines(m))
@@ -306,9 +332,12 @@ NOT_RECHECKED = re.compile(r"; (\S+(?: \d+)?) registered after that read and wai
                            r"re-checking")
 
 
-def for_step(step, detail):
+def for_step(step, detail, lab="sleep"):
     """A failed run's detail as it bears on `step`: the replay's guess about the re-check is
-    replaced by what it shows when the step graded is another one."""
+    replaced by what it shows when the step graded is another one; in a lab that does not write
+    the sleep protocol (all but sleep) the guess is left out, and what the replay saw stays."""
+    if lab != "sleep":
+        return NOT_RECHECKED.sub("", detail)
     if step == "recheck":
         return detail
     return NOT_RECHECKED.sub(
@@ -316,6 +345,14 @@ def for_step(step, detail):
         r"blocked after a waker counted it out and notified it, or was never counted in (the "
         r"replay's own guess blames the re-check, as if your other lines were the book's: your "
         r"re-check is not in question)", detail)
+
+
+def lacks_effect(body, effect):
+    """Whether the step `body` lacks the effect a lab names for it (labtable.Lab.effects): one
+    of its token sequences, as a subsequence of the step's tokens."""
+    have = tokens(body)
+    return not any(have[i:i + len(seq)] == list(seq)
+                   for seq in effect[0] for i in range(len(have) - len(seq) + 1))
 
 
 def model_detail(row, symptom, missing=False):
@@ -362,17 +399,28 @@ DIAGNOSIS = re.compile(r"WATCHDOG: (?!no progress|each thread's events|deadlock,
 STUCK = re.compile(r"WATCHDOG: no progress for [\d.]+ s (while [^\n]*)")
 
 
+# What the library prints before it aborts (a pool destroyed with callers waiting, an exception
+# escaping a job nobody waits for), "mini: ..." on a line of its own, or the C++ runtime's
+# std::terminate (a bare `throw;` with no exception current, an exception out of a noexcept).
+ABORTED = re.compile(r"^(mini: [^\n]*|terminate called [^\n]*)", re.M)
+
+
 def failure_detail(out):
     """What a failed ctest or driver said: the first failing test, how it ended, the check's
-    expansion, and the watchdog's diagnosis of the replayed events."""
+    expansion, the library's message before an abort, and the watchdog's diagnosis of the
+    replayed events."""
     parts = []
     test = re.search(r"\d+ - (\S+\.[^\n]*?) \((Failed|Timeout|[^)]*)\)", out)
     if test:
         parts.append(f"`{test.group(1)}`")
     how = symptom(out)
-    parts.append({"watchdog": "hung: the watchdog ended it (exit 3)",
-                  "ctest timeout": "hung past the ctest timeout",
-                  "assertion": "a check failed"}.get(how, how))
+    aborted = ABORTED.search(out) if "Subprocess aborted" in out else None
+    if aborted:  # the library's own message before its abort, not Catch2's "check failed"
+        parts.append(f"it aborted: {aborted.group(1)}")
+    else:
+        parts.append({"watchdog": "hung: the watchdog ended it (exit 3)",
+                      "ctest timeout": "hung past the ctest timeout",
+                      "assertion": "a check failed"}.get(how, how))
     # the expansion's first line; its other lines (a long one is split: left, ==, right), then
     # the test's INFO, if any
     check = re.search(r"((?:CHECK|REQUIRE)\w*\( .* \))\nwith expansion:\n\s*([^\n]*)"
