@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -81,6 +82,41 @@ TEST_CASE("a worker with nothing to do blocks in its sleep instead of spinning",
     INFO("the idle worker blocked, but the pool counts more sleepers than that one worker: a "
          "waker that woke it earlier did not count it out");
     CHECK(pool.sleep().sleepers() == 1);
+}
+
+// A searching worker keeps its core while the pool's awake workers fit on the cores, and yields
+// it between searches when they outnumber them (ThreadPool::search_yields, chapter 2): on a busy
+// machine a yield gives a time slice to another program, while in a pool of more threads than
+// cores it lets a worker with work run.
+TEST_CASE("a searching worker yields only when the pool's awake workers outnumber the cores",
+          "[sleep]") {
+    using mini::ThreadPool;
+    CHECK_FALSE(ThreadPool::search_yields(1, 2));
+    CHECK_FALSE(ThreadPool::search_yields(2, 2)); // two workers on two cores, busy machine or not
+    CHECK(ThreadPool::search_yields(3, 2));
+    CHECK(ThreadPool::search_yields(12, 2)); // fib on 12 threads and 2 cores
+    CHECK_FALSE(ThreadPool::search_yields(12, 12));
+}
+
+// Yielding is not waiting: workers that yield between searches must still block once their
+// search time is over, or an idle pool of many threads keeps every core of the machine busy.
+// A pool of four times as many threads as cores starts with every worker awake, so they search
+// yielding; each must register as a sleeper. A search that yielded for ever never registers:
+// the count stops short, and the watchdog ends the test (exit 3) saying how many slept.
+TEST_CASE("workers that outnumber the cores still fall asleep when they find nothing", "[sleep]") {
+    const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t n = std::min<std::size_t>(4 * cores, 64);
+    test::Pool pool(n);
+    REQUIRE(pool.cores() == cores);
+    mini::Watchdog dog(
+        "waiting for every worker of an oversubscribed pool to sleep", test::watchdog_time,
+        [&] { return pool.sleep().sleepers(); },
+        [&] {
+            return std::to_string(pool.sleep().sleepers()) + " of " + std::to_string(n) +
+                   " workers asleep: the others search on, yielding, past their search time";
+        });
+    while (pool.sleep().sleepers() != n) std::this_thread::yield();
+    CHECK(pool.sleep().sleepers() == n);
 }
 
 // Part I's Sleep only (sleep.hpp), from here on: the per-worker sleep of -DSLEEP=per-worker has

@@ -81,11 +81,12 @@ std::optional<JobRef> WorkerThread::steal() {
 
 #if !MINI_SLEEP_PER_WORKER
 // The loop a worker idles in, and the loop a join's owner waits in: run whatever can be found
-// until the latch is set. A worker that finds nothing searches again, with cpu_relax between
-// searches, for search_time_before_sleep; a job injected meanwhile is found in microseconds, with
-// no futex call on either side. Then it yields once and sleeps. The yield puts the last failed
-// search and the sleep protocol a yield apart: a wide window, which is what makes a missing
-// re-check visible (appendix D.4).
+// until the latch is set. A worker that finds nothing searches again for
+// search_time_before_sleep; a job injected meanwhile is found in microseconds, with no futex call
+// on either side. Between searches it keeps its core (cpu_relax), or yields it when the pool's
+// awake workers outnumber the cores (search_yields). Then it yields once and sleeps. That yield
+// puts the last failed search and the sleep protocol a yield apart: a wide window, which is what
+// makes a missing re-check visible (appendix D.4).
 // ANCHOR: wait_until
 std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
     using clock = std::chrono::steady_clock;
@@ -101,7 +102,10 @@ std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
         const auto now = clock::now();
         if (sleep_at == clock::time_point{}) sleep_at = now + ThreadPool::search_time_before_sleep;
         if (now < sleep_at) {
-            cpu_relax();
+            const std::size_t n = pool_.num_threads(), asleep = pool_.sleep_.sleepers();
+            const std::size_t awake = n - std::min(n, asleep); // relaxed: a hint, not a count
+            if (ThreadPool::search_yields(awake, pool_.cores_)) std::this_thread::yield();
+            else cpu_relax();
             continue;
         }
         std::this_thread::yield();
