@@ -189,6 +189,23 @@ TEST_CASE("a non-commutative reduce keeps left before right", "[par_iter][order]
     CHECK(joined == "01234567");
 }
 
+// A trivially copyable value type takes collect_in_place: the leaves write into the returned
+// vector's own storage, whose pages were first touched on every thread (collect.hpp).
+TEST_CASE("collect_vec of numbers writes into the vector it returns, and a throw frees it",
+          "[par_iter][collect]") {
+    everywhere([] {
+        const auto v = iota_vec(100000); // 196 pages of 4 KiB
+        auto square = [](std::uint64_t x) { return x * x; };
+        const auto squares = mini::par_iter(v).map(square).collect_vec();
+        REQUIRE(squares.size() == v.size());
+        for (std::size_t i = 0; i < v.size(); ++i) REQUIRE(squares[i] == i * i);
+        CHECK_THROWS_WITH(mini::par_iter(v).map([](std::uint64_t x) {
+            if (x == 77777) throw std::runtime_error("boom");
+            return x;
+        }).collect_vec(), "boom");
+    });
+}
+
 TEST_CASE("collect_vec merges its pieces left before right", "[par_iter][order]") {
     test::Pool pool(1);
     std::vector<int> v;
