@@ -245,6 +245,17 @@ TEST_CASE("with_min_len and with_max_len bound the pieces", "[par_iter]") {
     }
 }
 
+// rayon's LengthSplitter::new divides by max(max, 1) (plumbing/mod.rs:308-326): a max of 0 splits
+// as a max of 1 does, down to one-item pieces, not as no max at all.
+TEST_CASE("with_max_len(0) splits as with_max_len(1) does in rayon",
+          "[par_iter]") {
+    test::Pool pool(1);
+    const auto range = mini::par_range(0, 8);
+    const std::vector<std::size_t> ones(8, 1);
+    CHECK(pool.install([&] { return range.with_max_len(0).drive(pool, LeafLengths{}); }) == ones);
+    CHECK(pool.install([&] { return range.with_max_len(1).drive(pool, LeafLengths{}); }) == ones);
+}
+
 TEST_CASE("par_iter's leaves are the Splitter's: one thread, 8 from outside and 2 inside",
           "[par_iter][adaptive]") {
     // Chapter 4's counts (splits' row "run 4: outside 8 inside 2"), through the new bridge.
