@@ -39,7 +39,7 @@ if(TARGET compare)
     endif()
     # Chapter 11's chains, which run only when --rows names them: every column's result checked,
     # and the limit rows filled in the serial column only.
-    mini_add_expect_test(NAME driver.compare.iter LABELS driver TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT
+    mini_add_expect_test(NAME driver.compare.iter LABELS driver TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT REDUCE_SWAPPED
         COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows par_iter,collect_vec,find_any
         EXPECT_EXIT 0 EXPECT_OUTPUT "par_iter: sum of squares of 65536 u64 \\[ms\\] .*\n  limit: serial read of the 512 KiB \\[ms\\] +[0-9.]+ \\[[0-9.]+–[0-9.]+\\]\n.*map, collect_vec of 16384 u64 .*find_any of the item at 3/4 of 65536 u64 .*all results correct")
     mini_add_expect_test(NAME driver.help.compare LABELS driver TIMEOUT 20
@@ -82,7 +82,7 @@ if(TARGET compare)
             ".*map, collect_vec of 16384 u64 \\[ms\\] +${cell} ×[0-9.]+ +${cell} +n/a +${cell} ×"
             ".*find_any of the item at 3/4 of 65536 u64 \\[ms\\] +${cell} ×[0-9.]+ +${cell} +n/a +${cell} ×"
             ".*all results correct")
-        mini_add_expect_test(NAME rayon.compare.iter LABELS rayon TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT
+        mini_add_expect_test(NAME rayon.compare.iter LABELS rayon TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT REDUCE_SWAPPED
             COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows par_iter,collect_vec,find_any
             EXPECT_EXIT 0 EXPECT_OUTPUT "${iter_re}")
         mini_add_expect_test(NAME rayon.compare.smoke LABELS rayon TIMEOUT 120 BROKEN_BY NO_RECHECK BLOCK_WAIT
