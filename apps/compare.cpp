@@ -7,7 +7,9 @@
 // (compare_order.hpp): all of them meet the same machine and the same neighbours. Every result is
 // checked. At the end, one table: medians, min–max and the ratio to mini. mini-pw, rayon, oneTBB
 // and OpenMP are optional at configure time (apps/CMakeLists.txt, cmake/Rayon.cmake,
-// cmake/Compare.cmake): a missing one leaves its column empty and says why.
+// cmake/Compare.cmake): a missing one leaves its column empty and says why. Chapter 11's three
+// iterator rows (par_iter, collect_vec, find_any: compare_iter.hpp) run only when --rows names
+// them, with one more column, std-par (libstdc++'s parallel algorithms on oneTBB).
 #include <array>
 #include <atomic>
 #include <functional>
