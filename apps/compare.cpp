@@ -426,7 +426,8 @@ int main(int argc, char** argv) {
         if (built[i]) continue;
         bool first = true;
         for (Row& r : rows) {
-            if (r.label.empty()) continue;
+            // a limit row has only the serial column: the others stay blank
+            if (r.label.empty() || limit_row(RowId(&r - rows.data()))) continue;
             const std::string why = absent[i];
             r.note[i] = first ? why : why.substr(0, why.find(" ("));
             first = false;
