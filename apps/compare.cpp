@@ -7,7 +7,9 @@
 // (compare_order.hpp): all of them meet the same machine and the same neighbours. Every result is
 // checked. At the end, one table: medians, min–max and the ratio to mini. mini-pw, rayon, oneTBB
 // and OpenMP are optional at configure time (apps/CMakeLists.txt, cmake/Rayon.cmake,
-// cmake/Compare.cmake): a missing one leaves its column empty and says why.
+// cmake/Compare.cmake): a missing one leaves its column empty and says why. Chapter 11's three
+// iterator rows (par_iter, collect_vec, find_any: compare_iter.hpp) run only when --rows names
+// them, with one more column, std-par (libstdc++'s parallel algorithms on oneTBB).
 #include <array>
 #include <atomic>
 #include <functional>
@@ -32,6 +34,7 @@
 #include "compare_busy.hpp"
 #include "compare_callgrind.hpp"
 #include "compare_counters.hpp"
+#include "compare_iter.hpp"
 #include "compare_order.hpp"
 #include "compare_placement.hpp"
 #include "compare_pw.hpp"
@@ -209,12 +212,37 @@ enum RowId {
     trip_p90,
     trip_cpu,
     trip_sleeps,
+    // chapter 11's chains (compare_iter.hpp), each with its speedup and the machine's limit
+    it_sum,
+    it_sum_speedup,
+    it_sum_limit,
+    it_collect,
+    it_collect_speedup,
+    it_collect_limit,
+    it_find,
+    it_find_speedup,
+    it_find_limit,
     idle,
     num_rows
 };
 // The measured rows, by the names --rows takes and the instruction counts' labels carry.
-constexpr std::array<std::pair<RowId, const char*>, 5> row_keys{
-    {{join_1, "join1"}, {join_t, "join"}, {fib, "fib"}, {sum, "sum"}, {trip, "trip"}}};
+constexpr std::array<std::pair<RowId, const char*>, 8> row_keys{
+    {{join_1, "join1"},
+     {join_t, "join"},
+     {fib, "fib"},
+     {sum, "sum"},
+     {trip, "trip"},
+     {it_sum, "par_iter"},
+     {it_collect, "collect_vec"},
+     {it_find, "find_any"}}};
+// The iterator rows run only when --rows names them (the default table is chapter 6's).
+bool iter_row(RowId r) { return r >= it_sum && r <= it_find_limit; }
+bool limit_row(RowId r) { return r == it_sum_limit || r == it_collect_limit || r == it_find_limit; }
+cmp::iter::Chain chain_of(RowId r) {
+    return r < it_collect ? cmp::iter::Chain::sum
+           : r < it_find  ? cmp::iter::Chain::collect
+                          : cmp::iter::Chain::find;
+}
 const char* key_of(RowId r) {
     for (const auto& [id, key] : row_keys)
         if (id == r) return key;
@@ -255,11 +283,12 @@ int main(int argc, char** argv) {
     std::vector<std::string> row_names, runtime_names(impl_names.begin(), impl_names.end());
     for (const auto& [id, key] : row_keys) row_names.push_back(key);
     cli.add_option("--rows", only_rows,
-                   "only these workloads (default all): join1 (1 thread), join, fib, sum, trip")
+                   "only these workloads (default: join1 (1 thread), join, fib, sum, trip); "
+                   "chapter 11's par_iter, collect_vec, find_any run only when named here")
         ->check(CLI::IsMember(row_names))
         ->delimiter(',');
     cli.add_option("--runtimes", only_runtimes, "only these columns (default all): serial, mini, "
-                                                "mini-pw, rayon, oneTBB, OpenMP")
+                                                "mini-pw, rayon, oneTBB, OpenMP, std-par")
         ->check(CLI::IsMember(runtime_names, CLI::ignore_case))
         ->delimiter(',');
     std::string order = "balanced";
@@ -287,6 +316,8 @@ int main(int argc, char** argv) {
     const std::size_t len = quick ? std::size_t{1} << 16 : std::size_t{1} << 24;
     if (quick && cli.count("--rounds") == 0) rounds = 50;
     const std::uint64_t trips_per_run = producers * rounds;
+    // The iterator rows: N u64, 1..N; collect_vec over the first N / 4; find_any's item at 3/4.
+    const std::size_t iter_n = len, collect_n = len / 4;
 
     fmt::print(
         "{} threads, {} runs{}; join: fib({}) with every call a join; fib({}) with cutoff {}; "
@@ -327,6 +358,17 @@ int main(int argc, char** argv) {
     const std::uint64_t join_expected = app::fib_value(join_n),
                         fib_expected = app::fib_value(fib_n);
     const double joins = double(app::joins_of(join_n, 0));
+    const cmp::iter::Values all(values), first(values.data(), collect_n),
+        to_find(values.data(), iter_n / 4 * 3 + 1);
+    const std::uint64_t target = values[iter_n / 4 * 3];
+    // The answers, from the serial functions (the sums wrap, as in every column).
+    std::array<std::uint64_t, num_rows> iter_expected{};
+    iter_expected[it_sum] = cmp::iter::sum_squares_serial(all);
+    iter_expected[it_collect] = cmp::iter::sum_squares_serial(first);
+    iter_expected[it_find] = target;
+    iter_expected[it_sum_limit] = sum_expected;
+    iter_expected[it_collect_limit] = cmp::iter::read_limit(first);
+    iter_expected[it_find_limit] = cmp::iter::read_limit(to_find);
 
     std::vector<Row> rows(num_rows);
     rows[join_1].label = fmt::format("join, fib({}), 1 thread [ns/join]", join_n);
@@ -343,6 +385,22 @@ int main(int argc, char** argv) {
     rows[trip_p90] = {"  one trip's wait, p90 [us]", Row::measured};
     rows[trip_cpu] = {"  CPU per round trip [us/trip]", Row::measured};
     rows[trip_sleeps] = {"  worker sleeps per round trip", Row::plain};
+    rows[it_sum].label = fmt::format("par_iter: sum of squares of {} u64 [ms]", iter_n);
+    rows[it_collect].label = fmt::format("map, collect_vec of {} u64 [ms]", collect_n);
+    rows[it_find].label = fmt::format("find_any of the item at 3/4 of {} u64 [ms]", iter_n);
+    auto mib = [](std::size_t n) {
+        return n * 8 >= 1 << 20 ? fmt::format("{} MiB", n * 8 >> 20)
+                                : fmt::format("{} KiB", n * 8 >> 10);
+    };
+    rows[it_sum_limit].label = fmt::format("  limit: serial read of the {} [ms]", mib(iter_n));
+    rows[it_collect_limit].label =
+        fmt::format("  limit: serial copy of the {} into a new vector [ms]", mib(collect_n));
+    rows[it_find_limit].label =
+        fmt::format("  limit: serial read of the first {} [ms]", mib(to_find.size()));
+    for (RowId r : {it_sum_speedup, it_collect_speedup, it_find_speedup})
+        rows[r] = {"  speedup over serial", Row::speedup};
+    for (RowId r : {join_1, join_t, fib, sum, trip}) rows[r].note[stdpar] = "n/a";
+    for (RowId r : {it_sum, it_collect, it_find}) rows[r].note[workbook_pw] = "n/a";
     if (pause_ms > 0)
         rows[idle] = {fmt::format("CPU in the {} ms pause after a job [ms]", pause_ms), Row::plain};
     for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps}) rows[r].note[serial] = "n/a";
@@ -358,17 +416,18 @@ int main(int argc, char** argv) {
         return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
     };
     for (const auto& [r, key] : row_keys)
-        if (!chosen(only_rows, key))
+        if (!chosen(only_rows, key) || (only_rows.empty() && iter_row(r)))
             for (int d = r; d < num_rows && (d == r || rows[d].label.starts_with("  ")); ++d)
                 rows[d].label.clear();
     spell_as_table(only_runtimes); // IsMember took any case and kept it
     std::array<bool, num_impls> wanted{}; // --runtimes
     for (int i = 0; i < num_impls; ++i) wanted[i] = chosen(only_runtimes, impl_names[i]);
-    for (int i : {workbook_pw, rayon, onetbb, openmp}) {
+    for (int i : {workbook_pw, rayon, onetbb, openmp, stdpar}) {
         if (built[i]) continue;
         bool first = true;
         for (Row& r : rows) {
-            if (r.label.empty()) continue;
+            // a limit row has only the serial column: the others stay blank
+            if (r.label.empty() || limit_row(RowId(&r - rows.data()))) continue;
             const std::string why = absent[i];
             r.note[i] = first ? why : why.substr(0, why.find(" ("));
             first = false;
@@ -410,8 +469,11 @@ int main(int argc, char** argv) {
                 const Counted counted(key_of(r), impl_names[impl], run_label,
                                       r == sum ? values.size() : std::uint64_t(per));
                 const double t0 = app::now();
-                got = f();
+                const auto result = f();
                 secs = app::now() - t0;
+                if constexpr (std::is_same_v<decltype(result), const cmp::iter::Timing>)
+                    secs = result.secs, got = result.value; // it timed itself (compare_iter.hpp)
+                else got = result;
             }
             return check(r, impl, got, expected) ? std::optional(secs / unit / per) : std::nullopt;
         };
@@ -568,6 +630,20 @@ int main(int argc, char** argv) {
                 break;
 #endif
             }
+        } else if (iter_row(r)) {
+            const cmp::iter::Where where{pool,
+#if MINI_HAVE_RAYON
+                                         rpool,
+#else
+                                         nullptr,
+#endif
+                                         t};
+            const cmp::iter::Values v = chain_of(r) == cmp::iter::Chain::collect ? first : all;
+            const bool limit = limit_row(r);
+            timed(r, impl, 1e-3, 1, iter_expected[r], [&] {
+                return cmp::iter::run(chain_of(r), limit, impl, where, limit && r == it_find_limit ? to_find : v,
+                                      target);
+            });
         } else if (r == trip) {
             std::optional<app::Trips> got;
             // Each trip timed (for its median and p90); the CPU without the busy threads'.
@@ -611,6 +687,7 @@ int main(int argc, char** argv) {
     };
 
     auto runs_it = [&](RowId r, int impl) {
+        if (limit_row(r) && impl != serial) return false;
         return !rows[r].label.empty() && built[impl] && wanted[impl] && rows[r].note[impl].empty();
     };
     // Warm-up, not recorded: the first parallel region creates OpenMP's team, and so on. Each
@@ -631,7 +708,8 @@ int main(int argc, char** argv) {
     for (; run < runs; ++run) {
         const double t0 = app::now();
         run_label = std::to_string(run + 1);
-        for (RowId r : {join_1, join_t, fib, sum, trip}) {
+        for (RowId r : {join_1, join_t, fib, sum, trip, it_sum, it_sum_limit, it_collect,
+                        it_collect_limit, it_find, it_find_limit}) {
             std::vector<int> present, turns; // the implementations that run this row; their order
             for (int k = 0; k < num_impls; ++k) {
                 const int impl = order == "rotate" ? int((run + k) % num_impls) : k;
@@ -675,12 +753,18 @@ int main(int argc, char** argv) {
     std::array<bool, num_impls> shown;
     shown.fill(true);
     shown[workbook_pw] = wanted[workbook_pw];
+    // std-par only beside the rows that have it: chapter 6's tables stay as they were.
+    shown[stdpar] = wanted[stdpar] && (!rows[it_sum].label.empty() ||
+                                       !rows[it_collect].label.empty() ||
+                                       !rows[it_find].label.empty());
     print_table(rows, fmt::format("workload [unit], busy {}", busy_n), shown);
     if (carryover) print_carryover(rows);
     if (placement) placement::print(500);
     for (int k : {0, 1}) {
-        if (k == 1 && std::all_of(counters[1].begin(), counters[1].end(),
-                                  [](const auto& v) { return v.empty(); }))
+        if ((k == 1 || (rows[join_t].label.empty() && rows[fib].label.empty() &&
+                        rows[sum].label.empty())) &&
+            std::all_of(counters[k].begin(), counters[k].end(),
+                        [](const auto& v) { return v.empty(); }))
             continue;
         fmt::print("{}'s counters per run, median [min–max]:\n", k ? "mini-pw" : "mini");
         for (RowId r : {join_t, fib, sum})

@@ -17,13 +17,17 @@
 namespace cmp {
 
 // workbook_pw, mini-pw: the core built with the per-worker sleep (compare_pw.hpp), next to mini.
-enum Impl { serial, workbook, workbook_pw, rayon, onetbb, openmp, num_impls };
-constexpr std::array<const char*, num_impls> impl_names{"serial", "mini",   "mini-pw",
-                                                        "rayon",  "oneTBB", "OpenMP"};
-constexpr std::array<bool, num_impls> built{true,           true,          MINI_HAVE_PW,
-                                            MINI_HAVE_RAYON, MINI_HAVE_TBB, MINI_HAVE_OPENMP};
+// stdpar, std-par: libstdc++'s parallel algorithms (std::execution::par), which run on oneTBB;
+// only the iterator rows have it (compare_iter.hpp), and the table shows it only beside them.
+enum Impl { serial, workbook, workbook_pw, rayon, onetbb, openmp, stdpar, num_impls };
+constexpr std::array<const char*, num_impls> impl_names{"serial", "mini",   "mini-pw", "rayon",
+                                                        "oneTBB", "OpenMP", "std-par"};
+constexpr std::array<bool, num_impls> built{true,          true,          MINI_HAVE_PW,
+                                            MINI_HAVE_RAYON, MINI_HAVE_TBB, MINI_HAVE_OPENMP,
+                                            MINI_HAVE_TBB};
 constexpr std::array<const char*, num_impls> absent{
-    "", "", MINI_PW_ABSENT, MINI_RAYON_ABSENT, MINI_TBB_ABSENT, MINI_OPENMP_ABSENT};
+    "",  "", MINI_PW_ABSENT, MINI_RAYON_ABSENT, MINI_TBB_ABSENT, MINI_OPENMP_ABSENT,
+    "not built (libstdc++'s parallel algorithms need oneTBB)"};
 
 // Column names in any case (--runtimes RAYON) spelled as impl_names spells them.
 inline void spell_as_table(std::vector<std::string>& names) {

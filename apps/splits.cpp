@@ -1,16 +1,19 @@
 // splits: what the adaptive splitter does. `count` prints leaf counts next to the no-steal theory
-// and next to rayon's own counts from this process, `tree` draws one run's split tree, `sum`
-// measures a parallel sum against a serial loop.
+// and next to rayon's own counts from this process, `par_iter` the same for `par_iter(v)` over a
+// vector (chapter 11), `tree` draws one run's split tree, `sum` measures a parallel sum against a
+// serial loop.
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <numeric>
 #include <string>
 #include <vector>
 
+#include <mini/par.hpp>
 #include <mini/splitter.hpp>
 
 #include "common.hpp"
@@ -86,12 +89,20 @@ struct RayonCounts {
         c.leaves = rayon_side_leaves_inside(pool.get(), len, work, &c.threads);
         return c;
     }
+    // v.par_iter() over a slice: from outside (the global pool) or inside install.
+    Count par_iter(const std::vector<std::uint64_t>& v, std::size_t work, bool inside) const {
+        Count c;
+        c.leaves = rayon_side_par_iter_leaves(inside ? pool.get() : nullptr, v.data(), v.size(),
+                                              work, &c.threads);
+        return c;
+    }
     rayon_side::Pool pool;
     bool built;
 #else
     explicit RayonCounts(std::size_t) { fmt::print("rayon: {}\n", MINI_RAYON_ABSENT); }
     Count outside(std::size_t, std::size_t) const { return {}; }
     Count inside(std::size_t, std::size_t) const { return {}; }
+    Count par_iter(const std::vector<std::uint64_t>&, std::size_t, bool) const { return {}; }
     static constexpr bool built = false;
 #endif
 };
@@ -151,6 +162,72 @@ int count(std::size_t threads, std::size_t len, std::size_t runs, std::size_t wo
         fmt::print("with work per item thieves steal, in both runtimes, at moments that differ "
                    "from run to run, and each steal adds leaves: counts that differ are expected "
                    "here\n");
+    return app::ok;
+}
+
+// ANCHOR: par_iter_leaves
+// The leaves of one par_iter(v) on `pool`: every item maps to 0 and reduce's identity, 1, runs
+// once per leaf (ReduceConsumer::into_folder), as rayon_side_par_iter_leaves counts rayon's. Driven
+// on `pool` from the calling thread: from outside, the first join is injected, as from outside
+// rayon's pools its global pool's is.
+Count par_iter_run(mini::ThreadPool& pool, const std::vector<std::uint64_t>& v, std::size_t work) {
+    std::atomic<std::uint64_t> ran_on{0};
+    auto zero = [work](const std::uint64_t&) { return busy(work), std::size_t{0}; };
+    auto one = [&] {
+        const int w = worker_index();
+        ran_on.fetch_or(std::uint64_t{1} << (w < 0 ? 63 : std::min(w, 63)),
+                        std::memory_order_relaxed);
+        return std::size_t{1};
+    };
+    const std::plus<std::size_t> add;
+    Count c;
+    c.leaves = mini::par_iter(v).map(zero).drive(
+        pool, mini::iter::ReduceConsumer<std::size_t, decltype(one), std::plus<std::size_t>>(
+                  &one, &add));
+    c.threads = static_cast<std::size_t>(std::popcount(ran_on.load()));
+    return c;
+}
+// ANCHOR_END: par_iter_leaves
+
+int par_iter_counts(std::size_t threads, std::size_t len, std::size_t runs, std::size_t work,
+                    double watchdog_s) {
+    fmt::print("par_iter leaf counts over a vector of {} u64 on {} threads, {} runs, {} "
+               "iterations of work per item\n",
+               len, threads, runs, work);
+    mini::ThreadPool pool(threads);
+    const RayonCounts rayon(threads);
+    const std::vector<std::uint64_t> v(len, 1);
+    std::atomic<std::size_t> run{0}, step{0};
+    mini::Watchdog dog(
+        "counting par_iter's leaves", app::seconds(watchdog_s),
+        [&] { return mini::stats(pool).executed + run.load() + step.load(); },
+        [&] { return fmt::format("run {}/{}", run.load() + 1, runs); });
+    std::size_t equal = 0, stolen = 0;
+    for (; run < runs; ++run) {
+        const Count out = par_iter_run(pool, v, work);
+        const Count r_out = rayon.built ? rayon.par_iter(v, work, false) : Count{};
+        ++step;
+        const Count in = pool.install([&] { return par_iter_run(pool, v, work); });
+        const Count r_in = rayon.built ? rayon.par_iter(v, work, true) : Count{};
+        ++step;
+        const std::string says = verdict(out, in, r_out, r_in);
+        equal += says == "equal";
+        stolen += says.starts_with("differs after");
+        auto beside = [&](const Count& r) {
+            return rayon.built ? fmt::format(" rayon {:>4}", r.leaves) : std::string();
+        };
+        fmt::print("run {}: par_iter outside {:>4}{} (no-steal theory {:>4})   inside {:>4}{} "
+                   "(theory {:>4}){}{}\n",
+                   run.load(), out.leaves, beside(r_out), theory(threads, true), in.leaves,
+                   beside(r_in), theory(threads, false), rayon.built ? "   " : "",
+                   rayon.built ? says : "");
+        std::fflush(stdout);
+    }
+    if (rayon.built)
+        fmt::print("{} of {} runs equal to rayon's par_iter counts, {} differ after a steal, {} "
+                   "without one\n",
+                   equal, runs, stolen, runs - equal - stolen);
+    else fmt::print("rayon: {}\n", MINI_RAYON_ABSENT);
     return app::ok;
 }
 
@@ -267,6 +344,15 @@ int main(int argc, char** argv) {
     c->add_option("--work", work, "iterations of busy work per item")
         ->check(CLI::Range(0, 1000000));
 
+    auto* pi = cli.add_subcommand("par_iter", "par_iter(v)'s leaf counts, from outside and "
+                                              "inside the pool, beside rayon's par_iter");
+    pi->add_option("THREADS", threads, "worker threads")->check(threads_range);
+    pi->add_option("LEN", len, "vector length (at most 2^28: 2 GiB)")
+        ->check(CLI::Range(1, 1 << 28));
+    pi->add_option("RUNS", runs, "runs")->check(CLI::Range(1, 10000));
+    pi->add_option("--work", work, "iterations of busy work per item")
+        ->check(CLI::Range(0, 1000000));
+
     auto* t = cli.add_subcommand("tree", "draw the split tree of one run");
     t->add_option("THREADS", threads, "worker threads")->required()->check(threads_range);
     t->add_option("LEN", len, "range length")->required()->check(CLI::Range(1, 1 << 20));
@@ -283,6 +369,7 @@ int main(int argc, char** argv) {
 
     if (int code = app::parse(cli, argc, argv); code >= 0) return code;
     if (c->parsed()) return count(threads, len, runs, work, watchdog_s);
+    if (pi->parsed()) return par_iter_counts(threads, len, runs, work, watchdog_s);
     if (t->parsed()) return tree(threads, len, work, inside, watchdog_s);
     return sum(threads, len, runs, watchdog_s);
 }

@@ -37,6 +37,11 @@ if(TARGET compare)
             COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows trip --runtimes MINI-PW
             EXPECT_EXIT 0 EXPECT_OUTPUT "wake-up round trip \\[us/trip\\] +n/a +${cell} +[a-z].*all results correct")
     endif()
+    # Chapter 11's chains, which run only when --rows names them: every column's result checked,
+    # and the limit rows filled in the serial column only.
+    mini_add_expect_test(NAME driver.compare.iter LABELS driver TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT REDUCE_SWAPPED
+        COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows par_iter,collect_vec,find_any
+        EXPECT_EXIT 0 EXPECT_OUTPUT "par_iter: sum of squares of 65536 u64 \\[ms\\] .*\n  limit: serial read of the 512 KiB \\[ms\\] +[0-9.]+ \\[[0-9.]+–[0-9.]+\\]\n.*map, collect_vec of 16384 u64 .*find_any of the item at 3/4 of 65536 u64 .*all results correct")
     mini_add_expect_test(NAME driver.help.compare LABELS driver TIMEOUT 20
         COMMAND $<TARGET_FILE:compare> --help EXPECT_EXIT 0 EXPECT_OUTPUT "Exit codes")
     foreach(case "0" "abc" "2|0" "2|1|--producers|0" "2|1|--bogus" "2|1|--busy|-1" "2|1|--busy|many"
@@ -72,6 +77,14 @@ if(TARGET compare)
             ".*  worker sleeps per round trip +n/a +${cell}${pw_plain} +not counted"
             ".*CPU in the 20 ms pause after a job \\[ms\\] +${cell} +${cell}${pw_plain} +${cell}"
             ".*all results correct")
+        # The iterator rows: rayon's own par_iter beside mini in each (median [min–max] ×ratio).
+        string(CONCAT iter_re "par_iter: sum of squares of 65536 u64 \\[ms\\] +${cell} ×[0-9.]+ +${cell} +n/a +${cell} ×"
+            ".*map, collect_vec of 16384 u64 \\[ms\\] +${cell} ×[0-9.]+ +${cell} +n/a +${cell} ×"
+            ".*find_any of the item at 3/4 of 65536 u64 \\[ms\\] +${cell} ×[0-9.]+ +${cell} +n/a +${cell} ×"
+            ".*all results correct")
+        mini_add_expect_test(NAME rayon.compare.iter LABELS rayon TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT REDUCE_SWAPPED
+            COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows par_iter,collect_vec,find_any
+            EXPECT_EXIT 0 EXPECT_OUTPUT "${iter_re}")
         mini_add_expect_test(NAME rayon.compare.smoke LABELS rayon TIMEOUT 120 BROKEN_BY NO_RECHECK BLOCK_WAIT
             COMMAND $<TARGET_FILE:compare> 2 1 --quick EXPECT_EXIT 0 EXPECT_OUTPUT "${re}")
         # The diagnostics chapter 6 reads the fib row with: medians by the column measured just

@@ -189,6 +189,23 @@ TEST_CASE("a non-commutative reduce keeps left before right", "[par_iter][order]
     CHECK(joined == "01234567");
 }
 
+// A trivially copyable value type takes collect_in_place: the leaves write into the returned
+// vector's own storage, whose pages were first touched on every thread (collect.hpp).
+TEST_CASE("collect_vec of numbers writes into the vector it returns, and a throw frees it",
+          "[par_iter][collect]") {
+    everywhere([] {
+        const auto v = iota_vec(100000); // 196 pages of 4 KiB
+        auto square = [](std::uint64_t x) { return x * x; };
+        const auto squares = mini::par_iter(v).map(square).collect_vec();
+        REQUIRE(squares.size() == v.size());
+        for (std::size_t i = 0; i < v.size(); ++i) REQUIRE(squares[i] == i * i);
+        CHECK_THROWS_WITH(mini::par_iter(v).map([](std::uint64_t x) {
+            if (x == 77777) throw std::runtime_error("boom");
+            return x;
+        }).collect_vec(), "boom");
+    });
+}
+
 TEST_CASE("collect_vec merges its pieces left before right", "[par_iter][order]") {
     test::Pool pool(1);
     std::vector<int> v;
@@ -226,6 +243,17 @@ TEST_CASE("with_min_len and with_max_len bound the pieces", "[par_iter]") {
         CHECK(std::accumulate(max_lens.begin(), max_lens.end(), std::size_t{0}) == 10000);
         CHECK(*std::max_element(max_lens.begin(), max_lens.end()) <= bound);
     }
+}
+
+// rayon's LengthSplitter::new divides by max(max, 1) (plumbing/mod.rs:308-326): a max of 0 splits
+// as a max of 1 does, down to one-item pieces, not as no max at all.
+TEST_CASE("with_max_len(0) splits as with_max_len(1) does in rayon",
+          "[par_iter]") {
+    test::Pool pool(1);
+    const auto range = mini::par_range(0, 8);
+    const std::vector<std::size_t> ones(8, 1);
+    CHECK(pool.install([&] { return range.with_max_len(0).drive(pool, LeafLengths{}); }) == ones);
+    CHECK(pool.install([&] { return range.with_max_len(1).drive(pool, LeafLengths{}); }) == ones);
 }
 
 TEST_CASE("par_iter's leaves are the Splitter's: one thread, 8 from outside and 2 inside",

@@ -26,6 +26,16 @@ uint64_t rayon_side_fib(const rayon_side_pool* pool, unsigned n, unsigned cutoff
                         rayon_side_leaf leaf, uint64_t* joins);
 uint64_t rayon_side_sum(const rayon_side_pool* pool, const uint64_t* values, size_t len);
 uint64_t rayon_side_trip(const rayon_side_pool* pool);
+// par_iter's leaves over `values` (the global pool if `pool` is null); *threads as above.
+size_t rayon_side_par_iter_leaves(const rayon_side_pool* pool, const uint64_t* values, size_t len,
+                                  size_t work, size_t* threads);
+// compare's iterator rows (apps/compare_iter.hpp).
+uint64_t rayon_side_sum_squares(const rayon_side_pool* pool, const uint64_t* values, size_t len);
+uint64_t* rayon_side_collect_squares(const rayon_side_pool* pool, const uint64_t* values,
+                                     size_t len, size_t* out_len, size_t* out_cap);
+void rayon_side_vec_free(uint64_t* ptr, size_t len, size_t cap);
+bool rayon_side_find_any(const rayon_side_pool* pool, const uint64_t* values, size_t len,
+                         uint64_t target, uint64_t* found);
 
 #ifdef __cplusplus
 }

@@ -88,6 +88,60 @@ fn leaves(len: usize, work: usize) -> (usize, usize) {
     (n, ran_on.load(Ordering::Relaxed).count_ones() as usize)
 }
 
+/// The leaves of one `v.par_iter()` over a slice, counted as `splits` counts mini's
+/// `par_iter(v)`: every item maps to 0 and `reduce`'s identity, 1, runs once per sequential leaf
+/// (`ReduceConsumer::into_folder` in rayon's src/iter/reduce.rs). The identity marks its thread as
+/// in `leaves`.
+fn par_iter_leaves(slice: &[u64], work: usize) -> (usize, usize) {
+    let ran_on = AtomicU64::new(0);
+    let n = slice
+        .par_iter()
+        .map(|_| {
+            busy(work);
+            0usize
+        })
+        .reduce(
+            || {
+                let bit = rayon::current_thread_index().map_or(63, |i| i.min(63));
+                ran_on.fetch_or(1 << bit, Ordering::Relaxed);
+                1usize
+            },
+            |a, b| a + b,
+        );
+    (n, ran_on.load(Ordering::Relaxed).count_ones() as usize)
+}
+
+unsafe fn slice_of<'a>(values: *const u64, len: usize) -> &'a [u64] {
+    if len == 0 {
+        &[]
+    } else {
+        std::slice::from_raw_parts(values, len)
+    }
+}
+
+/// `par_iter` leaf count over `len` values, from outside every pool (the global pool) if `pool`
+/// is null, else inside `pool.install`. Stores in `*threads` how many threads ran leaves.
+///
+/// # Safety
+/// `pool` is null or as above; `values` points to `len` readable `u64`; `threads` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_par_iter_leaves(
+    pool: *const ThreadPool,
+    values: *const u64,
+    len: usize,
+    work: usize,
+    threads: *mut usize,
+) -> usize {
+    let slice = slice_of(values, len);
+    let (n, t) = if pool.is_null() {
+        par_iter_leaves(slice, work)
+    } else {
+        (*pool).install(|| par_iter_leaves(slice, work))
+    };
+    *threads = t;
+    n
+}
+
 /// Leaf count from outside every pool: the calling thread is no worker, so the bridge's first
 /// join is injected into rayon's global pool (build it first with `rayon_side_init_global`).
 /// `work`: iterations of busy work per item. Stores in `*threads` how many threads ran leaves.
@@ -180,4 +234,73 @@ pub unsafe extern "C" fn rayon_side_sum(
 #[no_mangle]
 pub unsafe extern "C" fn rayon_side_trip(pool: *const ThreadPool) -> u64 {
     (*pool).install(|| 1)
+}
+
+// ---- compare's iterator rows (apps/compare_iter.hpp): rayon's own par_iter, inside install ----
+
+/// `v.par_iter().map(|x| x * x).sum()`, wrapping on overflow as in a release build.
+///
+/// # Safety
+/// `pool` as above; `values` points to `len` readable `u64` that nobody writes meanwhile.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_sum_squares(
+    pool: *const ThreadPool,
+    values: *const u64,
+    len: usize,
+) -> u64 {
+    let slice = slice_of(values, len);
+    (*pool).install(|| slice.par_iter().map(|&x| x.wrapping_mul(x)).sum())
+}
+
+/// `v.par_iter().map(|x| x * x).collect::<Vec<u64>>()`; the Vec is handed to C++ as its raw
+/// parts (returns the pointer, stores the length and capacity), to be given back to
+/// `rayon_side_vec_free`, so that the timing ends when collect returns, as mini's does.
+///
+/// # Safety
+/// As `rayon_side_sum_squares`; `out_len` and `out_cap` are writable.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_collect_squares(
+    pool: *const ThreadPool,
+    values: *const u64,
+    len: usize,
+    out_len: *mut usize,
+    out_cap: *mut usize,
+) -> *mut u64 {
+    let slice = slice_of(values, len);
+    let v: Vec<u64> = (*pool).install(|| slice.par_iter().map(|&x| x.wrapping_mul(x)).collect());
+    let mut v = std::mem::ManuallyDrop::new(v);
+    *out_len = v.len();
+    *out_cap = v.capacity();
+    v.as_mut_ptr()
+}
+
+/// Frees what `rayon_side_collect_squares` returned.
+///
+/// # Safety
+/// The three values are the ones it returned and stored, and this is called once.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_vec_free(ptr: *mut u64, len: usize, cap: usize) {
+    drop(Vec::from_raw_parts(ptr, len, cap));
+}
+
+/// `v.par_iter().find_any(|&&x| x == target)`: true and the item in `*found`, or false.
+///
+/// # Safety
+/// As `rayon_side_sum_squares`; `found` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_find_any(
+    pool: *const ThreadPool,
+    values: *const u64,
+    len: usize,
+    target: u64,
+    found: *mut u64,
+) -> bool {
+    let slice = slice_of(values, len);
+    match (*pool).install(|| slice.par_iter().find_any(|&&x| x == target)) {
+        Some(&x) => {
+            *found = x;
+            true
+        }
+        None => false,
+    }
 }

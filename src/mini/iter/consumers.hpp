@@ -164,9 +164,10 @@ struct FindFolder {
     const P* p;
     std::atomic<bool>* found;
 
+    // No test of `item` first: after a match full() is true, and the leaf stops at once.
     template <class T>
     void consume(T&& x) {
-        if (item || !std::invoke(*p, std::as_const(x))) return;
+        if (!std::invoke(*p, std::as_const(x))) return;
         item.emplace(std::forward<T>(x));
         found->store(true, std::memory_order_relaxed);
     }

@@ -8,8 +8,10 @@
 // through join, as in chapter 7.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <memory>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -91,10 +93,17 @@ public:
     auto collect_vec() const { // std::vector<value_t<D>>
         using V = value_t<D>;
         ThreadPool& pool = current_pool();
-        if constexpr (D::indexed) { // the length is known: each leaf writes its own slice
-            return collect_with_consumer<V>(self().len(), [&](auto consumer) {
-                return self().drive(pool, std::move(consumer));
-            });
+        auto drive = [&](auto consumer) { return self().drive(pool, std::move(consumer)); };
+        if constexpr (D::indexed && std::is_trivially_copyable_v<V> &&
+                      std::is_trivially_default_constructible_v<V>) { // into the vector itself
+            auto touch = [&pool](V* data, std::size_t n) { // each page's first write
+                constexpr std::size_t per_page = std::max<std::size_t>(1, 4096 / sizeof(V));
+                mini::for_each(pool, 0, (n + per_page - 1) / per_page,
+                               [data](std::size_t page) { std::construct_at(data + page * per_page); });
+            };
+            return collect_in_place<V>(self().len(), touch, drive);
+        } else if constexpr (D::indexed) { // the length is known: each leaf writes its own slice
+            return collect_with_consumer<V>(self().len(), drive);
         } else { // after filter: a vector per leaf, spliced in order, then one vector
             auto parts = self().drive_unindexed(pool, ListVecConsumer<V>{});
             std::size_t len = 0;

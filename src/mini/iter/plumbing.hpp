@@ -7,6 +7,7 @@
 // says that no more items are wanted (find_any has found one).
 #pragma once
 
+#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <limits>
@@ -102,7 +103,7 @@ class LengthSplitter {
 public:
     LengthSplitter(std::size_t min, std::size_t max, std::size_t len, std::size_t threads)
         : inner_(threads), min_(std::max<std::size_t>(min, 1)) {
-        if (max > 0) inner_.raise_splits(len / max);
+        inner_.raise_splits(len / std::max<std::size_t>(max, 1)); // rayon's: a max of 0 is 1
     }
     bool try_split(std::size_t len, bool migrated) {
         return len / 2 >= min_ && inner_.try_split(migrated);
