@@ -4,17 +4,17 @@
 // still warm in its cache), then steals the oldest job of another worker (the biggest piece, in a
 // fork-join tree), then takes from the global injector, where threads outside the pool put their
 // jobs: "finish what we started before we take on something new", as rayon's comment says.
-// A worker that finds nothing yields for a few rounds, then sleeps (sleep.hpp).
+// A worker that finds nothing searches again for a bounded time, then sleeps (sleep.hpp).
 //
 // A job's path: install() -> Injector -> a worker's wait_until loop -> join_context (join.hpp)
 // pushes B onto that worker's deque -> thieves steal it -> ... -> the splitter's leaf.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <atomic>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -92,6 +92,18 @@ public:
     // whole time slice, while a job injected meanwhile waits (chapter 6, "A busy machine").
     static constexpr std::chrono::nanoseconds search_time_before_sleep = std::chrono::microseconds(80);
 
+    // What a searching worker does between two failed searches: keep its core (cpu_relax) while
+    // the pool's awake workers fit on the machine's cores, each then has one, and a yield could
+    // only hand it to another program's thread for a time slice; yield it when they outnumber
+    // the cores, since then an awake worker waits for a core, perhaps one with work, as rayon's
+    // searching worker yields between its rounds (rayon-core 1.13.0, sleep/mod.rs:87-108,
+    // no_work_found). The bound above holds either way: a yield counts its time.
+    // ANCHOR: search_yields
+    static constexpr bool search_yields(std::size_t awake, std::size_t cores) noexcept {
+        return awake > cores;
+    }
+    // ANCHOR_END: search_yields
+
     // Throws std::invalid_argument for 0 threads; if a thread cannot be started, stops the ones
     // that were and rethrows (std::system_error).
     // More than max_num_threads() gives max_num_threads().
@@ -114,6 +126,8 @@ public:
     static ThreadPool& global();
 
     std::size_t num_threads() const noexcept { return workers_.size(); }
+    // The machine's cores as the standard library tells them (at least 1), read once.
+    std::size_t cores() const noexcept { return cores_; }
     Sleep& sleep() noexcept { return sleep_; }
     const Sleep& sleep() const noexcept { return sleep_; }
     std::size_t queued() const { return injector_.len(); } // jobs in the injector, now
@@ -262,6 +276,7 @@ private:
     Sleep& sleep_ = *sleep_owner_;
     SpinLatch terminate_{&sleep_};
     std::vector<std::thread> threads_; // written only by the constructor: may share that line
+    const std::size_t cores_ = std::max(1u, std::thread::hardware_concurrency()); // read-mostly too
 
     // ---- Chapter 12 ----
     alignas(cache_line) BroadcastQueues broadcasts_; // one FIFO queue per worker
