@@ -85,17 +85,20 @@ TEST_CASE("a worker with nothing to do blocks in its sleep instead of spinning",
 }
 
 // A searching worker keeps its core while the pool's awake workers fit on the cores, and yields
-// it between searches when they outnumber them (ThreadPool::search_yields, chapter 2): on a busy
-// machine a yield gives a time slice to another program, while in a pool of more threads than
-// cores it lets a worker with work run.
-TEST_CASE("a searching worker yields only when the pool's awake workers outnumber the cores",
+// it between searches when they outnumber them and one of them is not searching (it has work):
+// ThreadPool::search_yields, chapter 2. On a busy machine a yield gives a time slice to another
+// program; in a pool of more threads than cores it lets a worker with work run. When every awake
+// worker searches, nobody of the pool needs the core.
+TEST_CASE("a searching worker yields only when the pool's awake workers outnumber the cores and "
+          "one of them has work",
           "[sleep]") {
     using mini::ThreadPool;
-    CHECK_FALSE(ThreadPool::search_yields(1, 2));
-    CHECK_FALSE(ThreadPool::search_yields(2, 2)); // two workers on two cores, busy machine or not
-    CHECK(ThreadPool::search_yields(3, 2));
-    CHECK(ThreadPool::search_yields(12, 2)); // fib on 12 threads and 2 cores
-    CHECK_FALSE(ThreadPool::search_yields(12, 12));
+    CHECK_FALSE(ThreadPool::search_yields(1, 1, 2));
+    CHECK_FALSE(ThreadPool::search_yields(2, 1, 2)); // two workers on two cores, busy or not
+    CHECK(ThreadPool::search_yields(3, 1, 2));
+    CHECK(ThreadPool::search_yields(12, 5, 2)); // fib on 12 threads and 2 cores
+    CHECK_FALSE(ThreadPool::search_yields(12, 1, 12));
+    CHECK_FALSE(ThreadPool::search_yields(8, 8, 2)); // 8 idle searchers: a tiny job's round trip
 }
 
 // Yielding is not waiting: workers that yield between searches must still block once their

@@ -80,6 +80,34 @@ std::optional<JobRef> WorkerThread::steal() {
 // ANCHOR_END: steal
 
 #if !MINI_SLEEP_PER_WORKER
+namespace {
+// Counts a worker among its pool's searchers (ThreadPool::searching_) from start to stop. Relaxed:
+// the count is a hint for search_yields, and orders nothing.
+class Searching {
+public:
+    explicit Searching(std::atomic<std::size_t>& n) noexcept : n_(n) {}
+    Searching(const Searching&) = delete;
+    Searching& operator=(const Searching&) = delete;
+    ~Searching() { stop(); }
+    void start() noexcept {
+        if (!on_) on_ = true, n_.fetch_add(1, std::memory_order_relaxed);
+    }
+    void stop() noexcept {
+        if (on_) on_ = false, n_.fetch_sub(1, std::memory_order_relaxed);
+    }
+
+private:
+    std::atomic<std::size_t>& n_;
+    bool on_ = false;
+};
+} // namespace
+
+bool ThreadPool::search_yields_now() const noexcept {
+    const std::size_t n = num_threads(), asleep = sleep_.sleepers();
+    const std::size_t awake = n - std::min(n, asleep); // relaxed reads: hints, not counts
+    return search_yields(awake, searching_.load(std::memory_order_relaxed), cores_);
+}
+
 // The loop a worker idles in, and the loop a join's owner waits in: run whatever can be found
 // until the latch is set. A worker that finds nothing searches again for
 // search_time_before_sleep; a job injected meanwhile is found in microseconds, with no futex call
@@ -91,30 +119,30 @@ std::optional<JobRef> WorkerThread::steal() {
 std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
     using clock = std::chrono::steady_clock;
     std::uint64_t ran = 0;
+    Searching searching(pool_.searching_); // counted among the searchers while sleep_at is set
     clock::time_point sleep_at{}; // {}: no failed search since the last job or sleep
     while (!latch.probe()) {
         if (auto job = find_work()) {
+            searching.stop(), sleep_at = {};
             execute(*job);
             ++ran;
-            sleep_at = {};
             continue;
         }
         const auto now = clock::now();
-        if (sleep_at == clock::time_point{}) sleep_at = now + ThreadPool::search_time_before_sleep;
+        if (sleep_at == clock::time_point{})
+            searching.start(), sleep_at = now + ThreadPool::search_time_before_sleep;
         if (now < sleep_at) {
-            const std::size_t n = pool_.num_threads(), asleep = pool_.sleep_.sleepers();
-            const std::size_t awake = n - std::min(n, asleep); // relaxed: a hint, not a count
-            if (ThreadPool::search_yields(awake, pool_.cores_)) std::this_thread::yield();
+            if (pool_.search_yields_now()) std::this_thread::yield();
             else cpu_relax();
             continue;
         }
+        searching.stop(), sleep_at = {};
         std::this_thread::yield();
         probe(Probe::idle, &latch, &latch == &pool_.terminate_);
         const bool waited = pool_.sleep_.sleep([&] {
             return latch.probe() || has_injected_job() || any_deque_has_work();
         });
         probe(Probe::woken, &latch, waited);
-        sleep_at = {};
     }
     return ran;
 }
