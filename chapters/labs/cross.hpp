@@ -94,13 +94,15 @@ public:
 
     // What a searching worker does between two failed searches: keep its core (cpu_relax) while
     // the pool's awake workers fit on the machine's cores, each then has one, and a yield could
-    // only hand it to another program's thread for a time slice; yield it when they outnumber
-    // the cores, since then an awake worker waits for a core, perhaps one with work, as rayon's
-    // searching worker yields between its rounds (rayon-core 1.13.0, sleep/mod.rs:87-108,
-    // no_work_found). The bound above holds either way: a yield counts its time.
+    // only hand it to another program's thread for a time slice. Yield it when they outnumber
+    // the cores and one of them is not searching: that one has work and may wait for a core, as
+    // rayon's searching worker yields between its rounds (rayon-core 1.13.0, sleep/mod.rs:87-108,
+    // no_work_found). When all of them search, a yield helps nobody of the pool and gives the
+    // core to whatever else runs. The bound above holds either way: a yield counts its time.
     // ANCHOR: search_yields
-    static constexpr bool search_yields(std::size_t awake, std::size_t cores) noexcept {
-        return awake > cores;
+    static constexpr bool search_yields(std::size_t awake, std::size_t searching,
+                                        std::size_t cores) noexcept {
+        return awake > cores && awake > searching;
     }
     // ANCHOR_END: search_yields
 
@@ -182,6 +184,7 @@ public:
 private:
     friend class WorkerThread;
     void terminate_and_join() noexcept;
+    bool search_yields_now() const noexcept; // search_yields for this pool, now (pool.cpp)
 
     // ---- Chapter 12 (broadcast.hpp, spawn.hpp, pool.cpp) ----
     template <class Op, class Latch, class Wait>
@@ -277,6 +280,9 @@ private:
     SpinLatch terminate_{&sleep_};
     std::vector<std::thread> threads_; // written only by the constructor: may share that line
     const std::size_t cores_ = std::max(1u, std::thread::hardware_concurrency()); // read-mostly too
+    // Workers between a failed search and a job or a sleep (wait_until), for search_yields: every
+    // searcher writes it twice a search, so it has a line of its own.
+    alignas(cache_line) std::atomic<std::size_t> searching_{0};
 
     // ---- Chapter 12 ----
     alignas(cache_line) BroadcastQueues broadcasts_; // one FIFO queue per worker
