@@ -1,4 +1,5 @@
-// What the drivers share: the banner, exit codes, argument parsing, timing, the round trip.
+// What the drivers share: the banner, exit codes, the command line (args.hpp), timing, the
+// round trip.
 #pragma once
 
 #include <algorithm>
@@ -11,9 +12,10 @@
 #include <thread>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
 #include <sys/resource.h>
+
+#include "args.hpp"
 
 #include <instrument/instrument.hpp>
 #include <instrument/replay.hpp>
@@ -35,37 +37,12 @@ inline void banner(const char* driver) {
     std::fflush(stdout);
 }
 
-// Parses, or returns the exit code to leave with: 0 after --help, 2 after any usage error.
-inline int parse(CLI::App& cli, int argc, char** argv) {
-    try {
-        cli.parse(argc, argv);
-        return -1;
-    } catch (const CLI::ParseError& e) {
-        const int code = cli.exit(e); // prints help, or the error with a hint
-        return code == 0 ? ok : usage;
-    }
-}
-
 // --trace FILE: the flight recorder's events as a Chrome trace, written when this object dies at
 // the end of main (declare it before the pool, so that the pool's last events are in), or by the
 // watchdog before it exits 3. The file is opened while parsing: a bad path is a usage error.
 class TraceOption {
 public:
-    explicit TraceOption(CLI::App& cli) {
-        cli.add_option_function<std::string>(
-               "--trace",
-               [](const std::string& path) {
-                   if (!mini::recorder::enabled)
-                       throw CLI::ValidationError("--trace", "this build has RECORDER=OFF");
-                   if (!mini::recorder::open_trace(path))
-                       throw CLI::ValidationError("--trace", "cannot write " + path);
-               },
-               fmt::format("write the events of every thread as a Chrome trace (open it in "
-                           "ui.perfetto.dev or chrome://tracing); long runs keep only each "
-                           "thread's last {} events",
-                           mini::recorder::capacity))
-            ->type_name("FILE");
-    }
+    explicit TraceOption(Args& args) { args.trace(); }
     TraceOption(const TraceOption&) = delete;
     TraceOption& operator=(const TraceOption&) = delete;
     ~TraceOption() { mini::recorder::finish_trace(); }

@@ -253,7 +253,7 @@ const char* key_of(RowId r) {
 
 int main(int argc, char** argv) {
     app::banner("compare");
-    CLI::App cli{
+    app::Args cli{
         "The workbook's pool (mini; mini-pw: built with the per-worker sleep, chapter 10) side "
         "by side with rayon, oneTBB and OpenMP, and serial code:\n"
         "join overhead, fib(36) with cutoff 15, a sum of 2^24 u64, wake-up round trips.\n"
@@ -264,57 +264,53 @@ int main(int argc, char** argv) {
     bool quick = false;
     double watchdog_s = 30;
     unsigned pause_ms = 20;
-    cli.add_option("THREADS", threads, "threads of each runtime")->check(CLI::Range(1, 256));
-    cli.add_option("RUNS", runs, "runs; every implementation is timed once per run")
-        ->check(CLI::Range(1, 1000));
-    cli.add_flag("--quick", quick,
-                 "small sizes, for the smoke test: fib(20), fib(27)/10, 2^16 u64, 200 trips");
-    cli.add_option("--producers", producers, "outside threads in the wake-up workload")
-        ->check(CLI::Range(1, 64));
-    cli.add_option("--rounds", rounds, "round trips per producer (default 10000; --quick: 50)")
-        ->check(CLI::Range(1, 10000000));
-    cli.add_option("--pause", pause_ms,
-                   "milliseconds of sleep before each measurement (default 20), so "
-                   "that the previous implementation's threads go idle")
-        ->check(CLI::Range(0, 1000));
-    cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
-        ->check(CLI::Range(0.1, 3600.0));
+    cli.add("THREADS", threads, "threads of each runtime", {1, 256});
+    cli.add("RUNS", runs, "runs; every implementation is timed once per run", {1, 1000});
+    cli.flag("--quick", quick,
+             "small sizes, for the smoke test: fib(20), fib(27)/10, 2^16 u64, 200 trips");
+    cli.add("--producers", producers, "outside threads in the wake-up workload", {1, 64});
+    cli.add("--rounds", rounds, "round trips per producer (default 10000; --quick: 50)",
+            {1, 10000000});
+    cli.add("--pause", pause_ms,
+            "milliseconds of sleep before each measurement (default 20), so "
+            "that the previous implementation's threads go idle",
+            {0, 1000});
+    cli.add("--watchdog", watchdog_s, "seconds without progress before exiting 3", {0.1, 3600.0});
     std::vector<std::string> only_rows, only_runtimes;
     std::vector<std::string> row_names, runtime_names(impl_names.begin(), impl_names.end());
     for (const auto& [id, key] : row_keys) row_names.push_back(key);
-    cli.add_option("--rows", only_rows,
-                   "only these workloads (default: join1 (1 thread), join, fib, sum, trip); "
-                   "chapter 11's par_iter, collect_vec, find_any run only when named here")
-        ->check(CLI::IsMember(row_names))
-        ->delimiter(',');
-    cli.add_option("--runtimes", only_runtimes, "only these columns (default all): serial, mini, "
-                                                "mini-pw, rayon, oneTBB, OpenMP, std-par")
-        ->check(CLI::IsMember(runtime_names, CLI::ignore_case))
-        ->delimiter(',');
+    cli.add("--rows", only_rows,
+            "only these workloads (default: join1 (1 thread), join, fib, sum, trip); "
+            "chapter 11's par_iter, collect_vec, find_any run only when named here",
+            row_names);
+    cli.add("--runtimes", only_runtimes,
+            "only these columns (default all): serial, mini, "
+            "mini-pw, rayon, oneTBB, OpenMP, std-par",
+            runtime_names, true);
     std::string order = "balanced";
-    cli.add_option("--order", order,
-                   "the order of turns within a run: balanced (default: each column follows "
-                   "each other equally often) or rotate (rotated by one per run, as before)")
-        ->check(CLI::IsMember({"balanced", "rotate"}));
+    cli.add("--order", order,
+            "the order of turns within a run: balanced (default: each column follows "
+            "each other equally often) or rotate (rotated by one per run, as before)",
+            {"balanced", "rotate"});
     bool placement = false;
-    cli.add_flag("--placement", placement,
-                 "fib on mini and rayon through a leaf that notes its thread and CPU: prints when "
-                 "the second thread started and whether two shared a CPU (compare_placement.hpp)");
+    cli.flag("--placement", placement,
+             "fib on mini and rayon through a leaf that notes its thread and CPU: prints when "
+             "the second thread started and whether two shared a CPU (compare_placement.hpp)");
     std::size_t busy_n = 0;
-    cli.add_option("--busy", busy_n,
-                   "threads that spin on their own from before the first run until after the "
-                   "last (default 0), so that every workload runs on a busy machine; their CPU "
-                   "is left out of the CPU rows")
-        ->check(CLI::Range(0, 256));
+    cli.add("--busy", busy_n,
+            "threads that spin on their own from before the first run until after the "
+            "last (default 0), so that every workload runs on a busy machine; their CPU "
+            "is left out of the CPU rows",
+            {0, 256});
     bool carryover = false;
-    cli.add_flag("--carryover", carryover,
-                 "also print each column's medians split by the column measured just before it");
+    cli.flag("--carryover", carryover,
+             "also print each column's medians split by the column measured just before it");
     app::TraceOption trace(cli);
-    if (int code = app::parse(cli, argc, argv); code >= 0) return code;
+    if (int code = cli.parse(argc, argv); code >= 0) return code;
 
     const unsigned join_n = quick ? 20 : 30, fib_n = quick ? 27 : 36, cutoff = quick ? 10 : 15;
     const std::size_t len = quick ? std::size_t{1} << 16 : std::size_t{1} << 24;
-    if (quick && cli.count("--rounds") == 0) rounds = 50;
+    if (quick && !cli.given("--rounds")) rounds = 50;
     const std::uint64_t trips_per_run = producers * rounds;
     // The iterator rows: N u64, 1..N; collect_vec over the first N / 4; find_any's item at 3/4.
     const std::size_t iter_n = len, collect_n = len / 4;

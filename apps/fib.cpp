@@ -10,22 +10,21 @@
 
 int main(int argc, char** argv) {
     app::banner("fib");
-    CLI::App cli{"Naive Fibonacci with join above CUTOFF, checked against the serial value.\n"
-                 "CUTOFF 0: every call is a join, and the cost per join is printed.\n"
-                 "Exit codes: 0 correct, 1 wrong result, 2 usage error, 3 watchdog (no progress)."};
+    app::Args cli{
+        "Naive Fibonacci with join above CUTOFF, checked against the serial value.\n"
+        "CUTOFF 0: every call is a join, and the cost per join is printed.\n"
+        "Exit codes: 0 correct, 1 wrong result, 2 usage error, 3 watchdog (no progress)."};
     std::size_t threads = 12, runs = 5;
     unsigned n = 36, cutoff = 15;
     double watchdog_s = 5;
-    cli.add_option("THREADS", threads, "worker threads")->check(CLI::Range(1, 256));
-    cli.add_option("N", n, "fib(N); at most 93, the largest whose value fits in 64 bits")
-        ->check(CLI::Range(0, 93));
-    cli.add_option("CUTOFF", cutoff, "below or at this n, plain recursion")
-        ->check(CLI::Range(0, 93));
-    cli.add_option("RUNS", runs, "timed runs")->check(CLI::Range(1, 1000));
-    cli.add_option("WATCHDOG_SECONDS", watchdog_s, "seconds without progress before exiting 3")
-        ->check(CLI::Range(0.1, 3600.0));
+    cli.add("THREADS", threads, "worker threads", {1, 256});
+    cli.add("N", n, "fib(N); at most 93, the largest whose value fits in 64 bits", {0, 93});
+    cli.add("CUTOFF", cutoff, "below or at this n, plain recursion", {0, 93});
+    cli.add("RUNS", runs, "timed runs", {1, 1000});
+    cli.add("WATCHDOG_SECONDS", watchdog_s, "seconds without progress before exiting 3",
+            {0.1, 3600.0});
     app::TraceOption trace(cli);
-    if (int code = app::parse(cli, argc, argv); code >= 0) return code;
+    if (int code = cli.parse(argc, argv); code >= 0) return code;
 
     fmt::print("fib({}) with cutoff {} on {} threads, {} runs, watchdog {} s\n", n, cutoff, threads,
                runs, watchdog_s);

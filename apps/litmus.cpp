@@ -104,17 +104,16 @@ std::uint64_t count_both_old(Shared& s, std::uint64_t trials, const std::vector<
 
 int main(int argc, char** argv) {
     app::banner("litmus");
-    CLI::App cli{"Store buffering: two threads each store to one variable and load the other;\n"
-                 "counts the trials where both loads read the old value, with no fence, with\n"
-                 "two seq_cst fences, and with the store made a relaxed exchange (an RMW).\n"
-                 "Exit codes: 0 ok, 1 the fences let a reordering through (impossible),\n"
-                 "2 usage error, 3 watchdog (no progress)."};
+    app::Args cli{"Store buffering: two threads each store to one variable and load the other;\n"
+                  "counts the trials where both loads read the old value, with no fence, with\n"
+                  "two seq_cst fences, and with the store made a relaxed exchange (an RMW).\n"
+                  "Exit codes: 0 ok, 1 the fences let a reordering through (impossible),\n"
+                  "2 usage error, 3 watchdog (no progress)."};
     std::uint64_t trials = 1000000;
     double watchdog_s = 5;
-    cli.add_option("TRIALS", trials, "trials per variant")->check(CLI::Range(1, 1000000000));
-    cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
-        ->check(CLI::Range(0.1, 3600.0));
-    if (int code = app::parse(cli, argc, argv); code >= 0) return code;
+    cli.add("TRIALS", trials, "trials per variant", {1, 1000000000});
+    cli.add("--watchdog", watchdog_s, "seconds without progress before exiting 3", {0.1, 3600.0});
+    if (int code = cli.parse(argc, argv); code >= 0) return code;
 
     std::vector<int> cpus = app::platform::allowed_cpus(); // read before any thread is pinned
     if (cpus.size() > 2) cpus.resize(2);

@@ -9,21 +9,19 @@
 
 int main(int argc, char** argv) {
     app::banner("lost_wakeup");
-    CLI::App cli{
+    app::Args cli{
         "Stress the sleep protocol: PRODUCERS outside threads each submit ROUNDS tiny jobs\n"
         "one at a time to a pool of THREADS workers and wait for each.\n"
         "Exit codes: 0 all runs passed, 1 wrong result, 2 usage error, 3 watchdog (no progress)."};
     std::size_t threads = 2, producers = 4, rounds = 200000, runs = 10;
     double watchdog_s = 5;
-    cli.add_option("THREADS", threads, "worker threads")->check(CLI::Range(1, 256));
-    cli.add_option("PRODUCERS", producers, "outside threads submitting jobs")
-        ->check(CLI::Range(1, 256));
-    cli.add_option("ROUNDS", rounds, "round trips per producer")->check(CLI::Range(1, 100000000));
-    cli.add_option("RUNS", runs, "runs, each with a new pool")->check(CLI::Range(1, 10000));
-    cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
-        ->check(CLI::Range(0.1, 3600.0));
+    cli.add("THREADS", threads, "worker threads", {1, 256});
+    cli.add("PRODUCERS", producers, "outside threads submitting jobs", {1, 256});
+    cli.add("ROUNDS", rounds, "round trips per producer", {1, 100000000});
+    cli.add("RUNS", runs, "runs, each with a new pool", {1, 10000});
+    cli.add("--watchdog", watchdog_s, "seconds without progress before exiting 3", {0.1, 3600.0});
     app::TraceOption trace(cli);
-    if (int code = app::parse(cli, argc, argv); code >= 0) return code;
+    if (int code = cli.parse(argc, argv); code >= 0) return code;
 
     fmt::print("{} workers, {} producers x {} round trips, {} runs, watchdog {} s\n", threads,
                producers, rounds, runs, watchdog_s);

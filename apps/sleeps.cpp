@@ -27,26 +27,24 @@ double per(std::uint64_t n, std::uint64_t stolen) { return stolen ? double(n) / 
 int main(int argc, char** argv) {
     fmt::print("mini-rayon sleeps | sabotage: {} beside a copy with the per-worker sleep\n",
                mini::sabotage::active);
-    CLI::App cli{
+    app::Args cli{
         "fib with join on the pool's sleep and on rayon's per-worker sleep, alternately in\n"
         "this process.\n"
         "Exit codes: 0 correct, 1 wrong result, 2 usage error, 3 watchdog (no progress)."};
     std::size_t threads = 2, runs = 5, busy = 0, missed_trials = 0;
     unsigned n = 32, cutoff = 15;
     double watchdog_s = 20;
-    cli.add_option("THREADS", threads, "worker threads of each pool")->check(CLI::Range(1, 256));
-    cli.add_option("N", n, "fib(N)")->check(CLI::Range(1, 45));
-    cli.add_option("CUTOFF", cutoff, "below or at this n, plain recursion")->check(CLI::Range(0, 45));
-    cli.add_option("RUNS", runs, "timed runs of each sleep")->check(CLI::Range(1, 1000));
-    cli.add_option("--busy", busy, "threads spinning on the same cores throughout")
-        ->check(CLI::Range(0, 64));
-    cli.add_option("--missed", missed_trials,
-                   "then the missed push: in this many fresh 2-thread pools per sleep, how often "
-                   "a B pushed at once is left to its owner for 200 ms")
-        ->check(CLI::Range(0, 10000));
-    cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
-        ->check(CLI::Range(0.1, 3600.0));
-    if (int code = app::parse(cli, argc, argv); code >= 0) return code;
+    cli.add("THREADS", threads, "worker threads of each pool", {1, 256});
+    cli.add("N", n, "fib(N)", {1, 45});
+    cli.add("CUTOFF", cutoff, "below or at this n, plain recursion", {0, 45});
+    cli.add("RUNS", runs, "timed runs of each sleep", {1, 1000});
+    cli.add("--busy", busy, "threads spinning on the same cores throughout", {0, 64});
+    cli.add("--missed", missed_trials,
+            "then the missed push: in this many fresh 2-thread pools per sleep, how often "
+            "a B pushed at once is left to its owner for 200 ms",
+            {0, 10000});
+    cli.add("--watchdog", watchdog_s, "seconds without progress before exiting 3", {0.1, 3600.0});
+    if (int code = cli.parse(argc, argv); code >= 0) return code;
 
     fmt::print("fib({}) cutoff {}, {} threads per pool, {} runs, {} busy threads\n", n, cutoff,
                threads, runs, busy);

@@ -325,51 +325,42 @@ int sum(std::size_t threads, std::size_t len, std::size_t runs, double watchdog_
 
 int main(int argc, char** argv) {
     app::banner("splits");
-    CLI::App cli{"The adaptive splitter over an index range.\n"
-                 "Exit codes: 0 ok, 1 wrong result, 2 usage error, 3 watchdog (no progress)."};
-    cli.require_subcommand(1);
+    app::Args cli{"The adaptive splitter over an index range.\n"
+                  "Exit codes: 0 ok, 1 wrong result, 2 usage error, 3 watchdog (no progress)."};
     std::size_t threads = 12, len = 1 << 20, runs = 5, work = 0;
     bool inside = false;
     double watchdog_s = 10;
-    const auto threads_range = CLI::Range(1, 256);
-    const auto len_range = CLI::Range(std::size_t{1}, std::size_t{1} << 40);
-    cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
-        ->check(CLI::Range(0.1, 3600.0));
+    const app::Range threads_range{1, 256}, len_range{1, 1LL << 40};
+    cli.add("--watchdog", watchdog_s, "seconds without progress before exiting 3", {0.1, 3600.0});
 
     app::TraceOption trace(cli);
-    auto* c = cli.add_subcommand("count", "leaf counts from outside and inside the pool");
-    c->add_option("THREADS", threads, "worker threads")->check(threads_range);
-    c->add_option("LEN", len, "range length")->check(len_range);
-    c->add_option("RUNS", runs, "runs")->check(CLI::Range(1, 10000));
-    c->add_option("--work", work, "iterations of busy work per item")
-        ->check(CLI::Range(0, 1000000));
+    auto& c = cli.command("count", "leaf counts from outside and inside the pool");
+    c.add("THREADS", threads, "worker threads", threads_range);
+    c.add("LEN", len, "range length", len_range);
+    c.add("RUNS", runs, "runs", {1, 10000});
+    c.add("--work", work, "iterations of busy work per item", {0, 1000000});
 
-    auto* pi = cli.add_subcommand("par_iter", "par_iter(v)'s leaf counts, from outside and "
-                                              "inside the pool, beside rayon's par_iter");
-    pi->add_option("THREADS", threads, "worker threads")->check(threads_range);
-    pi->add_option("LEN", len, "vector length (at most 2^28: 2 GiB)")
-        ->check(CLI::Range(1, 1 << 28));
-    pi->add_option("RUNS", runs, "runs")->check(CLI::Range(1, 10000));
-    pi->add_option("--work", work, "iterations of busy work per item")
-        ->check(CLI::Range(0, 1000000));
+    auto& pi = cli.command("par_iter", "par_iter(v)'s leaf counts, from outside and "
+                                       "inside the pool, beside rayon's par_iter");
+    pi.add("THREADS", threads, "worker threads", threads_range);
+    pi.add("LEN", len, "vector length (at most 2^28: 2 GiB)", {1, 1 << 28});
+    pi.add("RUNS", runs, "runs", {1, 10000});
+    pi.add("--work", work, "iterations of busy work per item", {0, 1000000});
 
-    auto* t = cli.add_subcommand("tree", "draw the split tree of one run");
-    t->add_option("THREADS", threads, "worker threads")->required()->check(threads_range);
-    t->add_option("LEN", len, "range length")->required()->check(CLI::Range(1, 1 << 20));
-    t->add_option("--work", work, "iterations of busy work per item")
-        ->check(CLI::Range(0, 1000000));
-    t->add_flag("--inside", inside, "enter the bridge inside install instead of from outside");
+    auto& t = cli.command("tree", "draw the split tree of one run");
+    t.add("THREADS", threads, "worker threads", threads_range).required();
+    t.add("LEN", len, "range length", {1, 1 << 20}).required();
+    t.add("--work", work, "iterations of busy work per item", {0, 1000000});
+    t.flag("--inside", inside, "enter the bridge inside install instead of from outside");
 
-    auto* s = cli.add_subcommand("sum", "parallel sum of LEN u64 against a serial loop");
-    s->add_option("THREADS", threads, "worker threads")->required()->check(threads_range);
-    s->add_option("LEN", len, "number of values (at most 2^28: 2 GiB)")
-        ->required()
-        ->check(CLI::Range(1, 1 << 28));
-    s->add_option("RUNS", runs, "runs")->required()->check(CLI::Range(1, 1000));
+    auto& s = cli.command("sum", "parallel sum of LEN u64 against a serial loop");
+    s.add("THREADS", threads, "worker threads", threads_range).required();
+    s.add("LEN", len, "number of values (at most 2^28: 2 GiB)", {1, 1 << 28}).required();
+    s.add("RUNS", runs, "runs", {1, 1000}).required();
 
-    if (int code = app::parse(cli, argc, argv); code >= 0) return code;
-    if (c->parsed()) return count(threads, len, runs, work, watchdog_s);
-    if (pi->parsed()) return par_iter_counts(threads, len, runs, work, watchdog_s);
-    if (t->parsed()) return tree(threads, len, work, inside, watchdog_s);
+    if (int code = cli.parse(argc, argv); code >= 0) return code;
+    if (c.chosen()) return count(threads, len, runs, work, watchdog_s);
+    if (pi.chosen()) return par_iter_counts(threads, len, runs, work, watchdog_s);
+    if (t.chosen()) return tree(threads, len, work, inside, watchdog_s);
     return sum(threads, len, runs, watchdog_s);
 }

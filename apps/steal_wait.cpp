@@ -23,20 +23,19 @@ struct Variant {
 int main(int argc, char** argv) {
     fmt::print("mini-rayon steal_wait | sabotage: {} beside a copy with NO_STEAL_WAIT\n",
                mini::sabotage::active);
-    CLI::App cli{
+    app::Args cli{
         "The chain (each join's A one leaf, its B the rest), run by the core as built and\n"
         "by a copy with NO_STEAL_WAIT on, alternately in this process.\n"
         "Exit codes: 0 correct, 1 wrong result, 2 usage error, 3 watchdog (no progress)."};
     std::size_t threads = 2, levels = 100, runs = 5;
     std::uint64_t iters = 1000000;
     double watchdog_s = 10;
-    cli.add_option("THREADS", threads, "worker threads of each pool")->check(CLI::Range(1, 256));
-    cli.add_option("LEVELS", levels, "joins in the chain")->check(CLI::Range(1, 20000));
-    cli.add_option("LEAF", iters, "LCG rounds per leaf")->check(CLI::Range(1, 100000000));
-    cli.add_option("RUNS", runs, "timed runs of each variant")->check(CLI::Range(1, 1000));
-    cli.add_option("--watchdog", watchdog_s, "seconds without progress before exiting 3")
-        ->check(CLI::Range(0.1, 3600.0));
-    if (int code = app::parse(cli, argc, argv); code >= 0) return code;
+    cli.add("THREADS", threads, "worker threads of each pool", {1, 256});
+    cli.add("LEVELS", levels, "joins in the chain", {1, 20000});
+    cli.add("LEAF", iters, "LCG rounds per leaf", {1, 100000000});
+    cli.add("RUNS", runs, "timed runs of each variant", {1, 1000});
+    cli.add("--watchdog", watchdog_s, "seconds without progress before exiting 3", {0.1, 3600.0});
+    if (int code = cli.parse(argc, argv); code >= 0) return code;
 
     fmt::print("chain of {} levels, {} LCG rounds per leaf, {} threads per pool, {} runs\n", levels,
                iters, threads, runs);
