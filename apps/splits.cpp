@@ -79,14 +79,11 @@ struct RayonCounts {
                    rayon_side_version(), threads, threads);
         if (!built) fmt::print("rayon: could not build its pools of {} threads\n", threads);
     }
-    Count outside(std::size_t len, std::size_t work) const {
+    // The bridge over [0, len): from outside (the global pool) or inside install.
+    Count leaves(std::size_t len, std::size_t work, bool inside) const {
         Count c;
-        c.leaves = rayon_side_leaves_outside(len, work, &c.threads);
-        return c;
-    }
-    Count inside(std::size_t len, std::size_t work) const {
-        Count c;
-        c.leaves = rayon_side_leaves_inside(pool.get(), len, work, &c.threads);
+        c.leaves = inside ? rayon_side_leaves_inside(pool.get(), len, work, &c.threads)
+                          : rayon_side_leaves_outside(len, work, &c.threads);
         return c;
     }
     // v.par_iter() over a slice: from outside (the global pool) or inside install.
@@ -100,23 +97,69 @@ struct RayonCounts {
     bool built;
 #else
     explicit RayonCounts(std::size_t) { fmt::print("rayon: {}\n", MINI_RAYON_ABSENT); }
-    Count outside(std::size_t, std::size_t) const { return {}; }
-    Count inside(std::size_t, std::size_t) const { return {}; }
+    Count leaves(std::size_t, std::size_t, bool) const {
+        return {};
+    }
     Count par_iter(const std::vector<std::uint64_t>&, std::size_t, bool) const { return {}; }
     static constexpr bool built = false;
 #endif
 };
 
+// One run's leaf counts, ours and rayon's, from outside the pool and inside it.
+struct Four {
+    Count out, r_out, in, r_in;
+};
+
+// Ours from `ours()`, outside and then inside install; rayon's from `theirs(inside)`, if built.
+// `step` counts the halves, for the watchdog.
+template <class Ours, class Theirs>
+Four measure(mini::ThreadPool& pool, const RayonCounts& rayon, std::atomic<std::size_t>& step,
+             Ours ours, Theirs theirs) {
+    Four f;
+    f.out = ours();
+    f.r_out = rayon.built ? theirs(false) : Count{};
+    ++step;
+    f.in = pool.install(ours);
+    f.r_in = rayon.built ? theirs(true) : Count{};
+    ++step;
+    return f;
+}
+
 // A run's counts are comparable only without steals, and with trivial work a woken worker still
 // steals now and then: say whose leaves ran on more than one thread (outside and inside).
-std::string verdict(const Count& out, const Count& in, const Count& r_out, const Count& r_in) {
-    if (out.leaves == r_out.leaves && in.leaves == r_in.leaves) return "equal";
-    if (std::max({out.threads, in.threads, r_out.threads, r_in.threads}) == 1)
+std::string verdict(const Four& f) {
+    if (f.out.leaves == f.r_out.leaves && f.in.leaves == f.r_in.leaves) return "equal";
+    if (std::max({f.out.threads, f.in.threads, f.r_out.threads, f.r_in.threads}) == 1)
         return "differs without a steal";
     return fmt::format("differs after a steal (threads with leaves: ours {} and {}, rayon {} and "
                        "{})",
-                       out.threads, in.threads, r_out.threads, r_in.threads);
+                       f.out.threads, f.in.threads, f.r_out.threads, f.r_in.threads);
 }
+
+// The verdicts of `count`'s or `par_iter`'s runs, and the columns rayon adds to each row.
+struct Tally {
+    const RayonCounts& rayon;
+    std::size_t equal = 0, stolen = 0;
+
+    std::string column(const Count& r) const {
+        return rayon.built ? fmt::format(" rayon {:>4}", r.leaves) : std::string();
+    }
+    std::string verdict_of(const Four& f) { // after a row, with its separator
+        if (!rayon.built) return "";
+        const std::string says = verdict(f);
+        equal += says == "equal";
+        stolen += says.starts_with("differs after");
+        return "   " + says;
+    }
+    void summary(std::size_t runs, const char* counts) const {
+        if (rayon.built)
+            fmt::print("{} of {} runs equal to rayon's {}, {} differ after a steal, {} without "
+                       "one\n",
+                       equal, runs, counts, stolen, runs - equal - stolen);
+        else
+            fmt::print("rayon: {}\n", MINI_RAYON_ABSENT);
+    }
+};
 
 int count(std::size_t threads, std::size_t len, std::size_t runs, std::size_t work,
           double watchdog_s) {
@@ -132,32 +175,19 @@ int count(std::size_t threads, std::size_t len, std::size_t runs, std::size_t wo
             return fmt::format("run {}/{}, {} jobs executed", run.load() + 1, runs,
                                mini::stats(pool).executed);
         });
-    std::size_t equal = 0, stolen = 0;
+    Tally tally{rayon};
     for (; run < runs; ++run) {
-        const Count out = count_run(pool, len, work);
-        const Count r_out = rayon.built ? rayon.outside(len, work) : Count{};
-        ++step;
-        const Count in = pool.install([&] { return count_run(pool, len, work); });
-        const Count r_in = rayon.built ? rayon.inside(len, work) : Count{};
-        ++step;
-        const std::string says = verdict(out, in, r_out, r_in);
-        equal += says == "equal";
-        stolen += says.starts_with("differs after");
-        auto beside = [&](const Count& r) {
-            return rayon.built ? fmt::format(" rayon {:>4}", r.leaves) : std::string();
-        };
+        const Four f = measure(
+            pool, rayon, step, [&] { return count_run(pool, len, work); },
+            [&](bool inside) { return rayon.leaves(len, work, inside); });
         fmt::print("run {}: outside {:>4}{} (no-steal theory {:>4}, {:>3} pieces migrated)   "
-                   "inside {:>4}{} (theory {:>4}, {:>3} migrated){}{}\n",
-                   run.load(), out.leaves, beside(r_out), theory(threads, true), out.migrated,
-                   in.leaves, beside(r_in), theory(threads, false), in.migrated,
-                   rayon.built ? "   " : "", rayon.built ? says : "");
+                   "inside {:>4}{} (theory {:>4}, {:>3} migrated){}\n",
+                   run.load(), f.out.leaves, tally.column(f.r_out), theory(threads, true),
+                   f.out.migrated, f.in.leaves, tally.column(f.r_in), theory(threads, false),
+                   f.in.migrated, tally.verdict_of(f));
         std::fflush(stdout);
     }
-    if (rayon.built)
-        fmt::print("{} of {} runs equal to rayon's counts, {} differ after a steal, {} without "
-                   "one\n",
-                   equal, runs, stolen, runs - equal - stolen);
-    else fmt::print("rayon: {}\n", MINI_RAYON_ABSENT);
+    tally.summary(runs, "counts");
     if (rayon.built && work > 0)
         fmt::print("with work per item thieves steal, in both runtimes, at moments that differ "
                    "from run to run, and each steal adds leaves: counts that differ are expected "
@@ -202,32 +232,18 @@ int par_iter_counts(std::size_t threads, std::size_t len, std::size_t runs, std:
         "counting par_iter's leaves", app::seconds(watchdog_s),
         [&] { return mini::stats(pool).executed + run.load() + step.load(); },
         [&] { return fmt::format("run {}/{}", run.load() + 1, runs); });
-    std::size_t equal = 0, stolen = 0;
+    Tally tally{rayon};
     for (; run < runs; ++run) {
-        const Count out = par_iter_run(pool, v, work);
-        const Count r_out = rayon.built ? rayon.par_iter(v, work, false) : Count{};
-        ++step;
-        const Count in = pool.install([&] { return par_iter_run(pool, v, work); });
-        const Count r_in = rayon.built ? rayon.par_iter(v, work, true) : Count{};
-        ++step;
-        const std::string says = verdict(out, in, r_out, r_in);
-        equal += says == "equal";
-        stolen += says.starts_with("differs after");
-        auto beside = [&](const Count& r) {
-            return rayon.built ? fmt::format(" rayon {:>4}", r.leaves) : std::string();
-        };
+        const Four f = measure(
+            pool, rayon, step, [&] { return par_iter_run(pool, v, work); },
+            [&](bool inside) { return rayon.par_iter(v, work, inside); });
         fmt::print("run {}: par_iter outside {:>4}{} (no-steal theory {:>4})   inside {:>4}{} "
-                   "(theory {:>4}){}{}\n",
-                   run.load(), out.leaves, beside(r_out), theory(threads, true), in.leaves,
-                   beside(r_in), theory(threads, false), rayon.built ? "   " : "",
-                   rayon.built ? says : "");
+                   "(theory {:>4}){}\n",
+                   run.load(), f.out.leaves, tally.column(f.r_out), theory(threads, true),
+                   f.in.leaves, tally.column(f.r_in), theory(threads, false), tally.verdict_of(f));
         std::fflush(stdout);
     }
-    if (rayon.built)
-        fmt::print("{} of {} runs equal to rayon's par_iter counts, {} differ after a steal, {} "
-                   "without one\n",
-                   equal, runs, stolen, runs - equal - stolen);
-    else fmt::print("rayon: {}\n", MINI_RAYON_ABSENT);
+    tally.summary(runs, "par_iter counts");
     return app::ok;
 }
 
