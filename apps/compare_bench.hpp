@@ -72,6 +72,8 @@ struct Inputs {
     std::array<std::uint64_t, num_rows> iter_expected{};
 };
 
+// What the runs share: compare_measure.hpp's functions fill its rows, compare.cpp takes the turns
+// and prints them. The watchdog (`dog`) reports the row and column at work when it fires.
 struct Bench {
     Bench(const Options& opt, Runtimes& runtimes)
         : o(opt), rt(runtimes), load(o.busy_n), in(o), rows(make_rows(o, in.to_find.size())),
