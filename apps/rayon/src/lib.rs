@@ -225,7 +225,7 @@ pub unsafe extern "C" fn rayon_side_sum(
     (*pool).install(|| slice.par_iter().sum())
 }
 
-/// One wake-up round trip, as `trip_mini` in apps/compare.cpp: the calling thread (outside the
+/// One wake-up round trip, as `trip_mini` in apps/compare_workloads.hpp: the calling thread (outside the
 /// pool) installs a trivial job and blocks until a worker has run it. Returns 1, computed by
 /// the job on the worker, so the caller can count the jobs that ran.
 ///

@@ -1,0 +1,174 @@
+// compare's rows (apps/compare.cpp): their ids, the names --rows takes, and the table's rows as
+// the options make them: labels with the sizes, the notes that stand in for numbers (n/a, not
+// counted, missing), and the rows and columns --rows and --runtimes leave out.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "compare_iter.hpp"
+#include "compare_options.hpp"
+#include "compare_table.hpp"
+
+namespace cmp {
+
+enum RowId {
+    join_1,
+    join_t,
+    fib,
+    fib_speedup,
+    fib_sleeps,
+    fib_notifies,
+    sum,
+    sum_speedup,
+    trip,
+    trip_p50,
+    trip_p90,
+    trip_cpu,
+    trip_sleeps,
+    // chapter 11's chains (compare_iter.hpp), each with its speedup and the machine's limit
+    it_sum,
+    it_sum_speedup,
+    it_sum_limit,
+    it_collect,
+    it_collect_speedup,
+    it_collect_limit,
+    it_find,
+    it_find_speedup,
+    it_find_limit,
+    idle,
+    num_rows
+};
+// The measured rows, by the names --rows takes and the instruction counts' labels carry.
+constexpr std::array<std::pair<RowId, const char*>, 8> row_keys{
+    {{join_1, "join1"},
+     {join_t, "join"},
+     {fib, "fib"},
+     {sum, "sum"},
+     {trip, "trip"},
+     {it_sum, "par_iter"},
+     {it_collect, "collect_vec"},
+     {it_find, "find_any"}}};
+// The iterator rows run only when --rows names them (the default table is chapter 6's).
+inline bool iter_row(RowId r) {
+    return r >= it_sum && r <= it_find_limit;
+}
+inline bool limit_row(RowId r) {
+    return r == it_sum_limit || r == it_collect_limit || r == it_find_limit;
+}
+inline iter::Chain chain_of(RowId r) {
+    return r < it_collect ? cmp::iter::Chain::sum
+           : r < it_find  ? cmp::iter::Chain::collect
+                          : cmp::iter::Chain::find;
+}
+inline const char* key_of(RowId r) {
+    for (const auto& [id, key] : row_keys)
+        if (id == r) return key;
+    return "";
+}
+
+// The labels: a row with none is neither run nor printed; an indented one ("  ") belongs to the
+// workload above it. `find_n`: how many items find_any's limit reads.
+inline std::vector<Row> label_rows(const Options& o, std::size_t find_n) {
+    std::vector<Row> rows(num_rows);
+    rows[join_1].label = fmt::format("join, fib({}), 1 thread [ns/join]", o.join_n);
+    if (o.threads != 1)
+        rows[join_t].label =
+            fmt::format("join, fib({}), {} threads [ns/join]", o.join_n, o.threads);
+    rows[fib].label = fmt::format("fib({}), cutoff {} [ms]", o.fib_n, o.cutoff);
+    rows[fib_speedup] = {"  speedup over serial", Row::speedup};
+    rows[fib_sleeps] = {"  sleeps per stolen B", Row::plain};
+    rows[fib_notifies] = {"  notifies per stolen B", Row::plain};
+    rows[sum].label = fmt::format("sum of {} u64 [ms]", o.len);
+    rows[sum_speedup] = {"  speedup over serial", Row::speedup};
+    rows[trip].label = fmt::format("wake-up round trip [us/trip]");
+    rows[trip_p50] = {"  one trip's wait, median [us]", Row::measured};
+    rows[trip_p90] = {"  one trip's wait, p90 [us]", Row::measured};
+    rows[trip_cpu] = {"  CPU per round trip [us/trip]", Row::measured};
+    rows[trip_sleeps] = {"  worker sleeps per round trip", Row::plain};
+    rows[it_sum].label = fmt::format("par_iter: sum of squares of {} u64 [ms]", o.iter_n);
+    rows[it_collect].label = fmt::format("map, collect_vec of {} u64 [ms]", o.collect_n);
+    rows[it_find].label = fmt::format("find_any of the item at 3/4 of {} u64 [ms]", o.iter_n);
+    auto mib = [](std::size_t n) {
+        return n * 8 >= 1 << 20 ? fmt::format("{} MiB", n * 8 >> 20)
+                                : fmt::format("{} KiB", n * 8 >> 10);
+    };
+    rows[it_sum_limit].label = fmt::format("  limit: serial read of the {} [ms]", mib(o.iter_n));
+    rows[it_collect_limit].label =
+        fmt::format("  limit: serial copy of the {} into a new vector [ms]", mib(o.collect_n));
+    rows[it_find_limit].label =
+        fmt::format("  limit: serial read of the first {} [ms]", mib(find_n));
+    for (RowId r : {it_sum_speedup, it_collect_speedup, it_find_speedup})
+        rows[r] = {"  speedup over serial", Row::speedup};
+    if (o.pause_ms > 0)
+        rows[idle] = {fmt::format("CPU in the {} ms pause after a job [ms]", o.pause_ms),
+                      Row::plain};
+    return rows;
+}
+
+// The cells that have no numbers, whatever the options.
+inline void note_not_measured(std::vector<Row>& rows) {
+    for (RowId r : {join_1, join_t, fib, sum, trip}) rows[r].note[stdpar] = "n/a";
+    for (RowId r : {it_sum, it_collect, it_find}) rows[r].note[workbook_pw] = "n/a";
+    for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps}) rows[r].note[serial] = "n/a";
+    for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps})
+        rows[r].note[openmp] = "n/a [1]";
+    rows[trip_sleeps].note[onetbb] = rows[trip_sleeps].note[rayon] = "not counted";
+    for (RowId r : {fib_sleeps, fib_notifies}) {
+        rows[r].note[serial] = "n/a";
+        for (int i : {rayon, onetbb, openmp}) rows[r].note[i] = "not counted";
+    }
+}
+
+// Named in `only`, or `only` is empty (the option was not given).
+inline bool chosen(const std::vector<std::string>& only, const char* name) {
+    return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+}
+
+// --rows: a workload left out has no label (neither run nor printed), nor have its extra rows.
+inline void leave_out_rows(std::vector<Row>& rows, const std::vector<std::string>& only_rows) {
+    for (const auto& [r, key] : row_keys)
+        if (!chosen(only_rows, key) || (only_rows.empty() && iter_row(r)))
+            for (int d = r; d < num_rows && (d == r || rows[d].label.starts_with("  ")); ++d)
+                rows[d].label.clear();
+}
+
+// --runtimes: the columns that run.
+inline std::array<bool, num_impls> wanted_columns(std::vector<std::string> only_runtimes) {
+    spell_as_table(only_runtimes); // IsMember took any case and kept it
+    std::array<bool, num_impls> wanted{};
+    for (int i = 0; i < num_impls; ++i) wanted[i] = chosen(only_runtimes, impl_names[i]);
+    return wanted;
+}
+
+// A runtime not built says why in its column: in full in its first row, then shortened.
+inline void note_absent(std::vector<Row>& rows) {
+    for (int i : {workbook_pw, rayon, onetbb, openmp, stdpar}) {
+        if (built[i]) continue;
+        bool first = true;
+        for (Row& r : rows) {
+            // a limit row has only the serial column: the others stay blank
+            if (r.label.empty() || limit_row(RowId(&r - rows.data()))) continue;
+            const std::string why = absent[i];
+            r.note[i] = first ? why : why.substr(0, why.find(" ("));
+            first = false;
+        }
+    }
+}
+
+// The table's rows for these options, before any run.
+inline std::vector<Row> make_rows(const Options& o, std::size_t find_n) {
+    std::vector<Row> rows = label_rows(o, find_n);
+    note_not_measured(rows);
+    leave_out_rows(rows, o.only_rows);
+    note_absent(rows);
+    return rows;
+}
+
+} // namespace cmp
