@@ -28,7 +28,7 @@ A command that names a build tree (build/NAME/..., ctest --preset NAME) that doe
 skipped, not failed. The checkout's absolute path in the output is written as `.`.
 
 check reports every problem with file:line and exits 1; update rewrites what it can (only files
-that change are written) and still fails on what it cannot fix. Files default to chapters/*.md and chapters/part2/*.md
+that change are written) and still fails on what it cannot fix. Files default to chapters/*.md and chapters/part*/*.md
 and, for console blocks, README.md too. words counts each chapter's prose (words.py) and exits 1
 when a main-path chapter (chapters/[0-9]*.md) or the main path as a whole is over its budget.
 """
@@ -448,7 +448,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  epilog="Details: tests/docs/README.md")
     ap.add_argument("mode", choices=["check", "update", "words"])
-    ap.add_argument("files", nargs="*", help="markdown files (default: chapters/*.md, chapters/part2/*.md, README.md)")
+    ap.add_argument("files", nargs="*", help="markdown files (default: chapters/*.md, chapters/part*/*.md, README.md)")
     what = ap.add_mutually_exclusive_group()
     what.add_argument("--snippets", action="store_true", help="only the code blocks")
     what.add_argument("--console", action="store_true", help="only the console blocks")
@@ -469,10 +469,10 @@ def main(argv=None):
             if not p.is_file():
                 ap.error(f"no such file: {p}")
     else:
-        paths = sorted((root / "chapters").glob("*.md")) + sorted((root / "chapters" / "part2").glob("*.md"))
+        paths = sorted((root / "chapters").glob("*.md")) + sorted((root / "chapters").glob("part[0-9]*/*.md"))
         if not paths:
             print(f"snippets: no chapters/ directory under {root}")
-    chapters = [p for p in paths if p.parent.name in ("chapters", "part2") or a.files]
+    chapters = [p for p in paths if p.parent.name == "chapters" or p.parent.name.startswith("part") or a.files]
     parse_report = Report("parse")
     if a.mode == "words":
         lines, over = words.report([parse(p, os.path.relpath(p, root), parse_report)

@@ -3,7 +3,7 @@
 
     python3 tests/docs/claims.py [--root ROOT] [FILE.md ...]
 
-Reads the prose (outside fenced blocks) of chapters/*.md, chapters/part2/*.md,
+Reads the prose (outside fenced blocks) of chapters/*.md, chapters/part*/*.md,
 chapters/labs/README.md and README.md. Two rules, each problem reported as file:line, exit 1:
 
 Names. A span in backticks that looks like code must exist in the source tree: src/, apps/,
@@ -198,7 +198,7 @@ def check_measured(rel, text):
 
 
 def default_files(root):
-    files = sorted((root / "chapters").glob("*.md")) + sorted((root / "chapters/part2").glob("*.md"))
+    files = sorted((root / "chapters").glob("*.md")) + sorted((root / "chapters").glob("part[0-9]*/*.md"))
     return files + [p for p in (root / "chapters/labs/README.md", root / "README.md") if p.is_file()]
 
 

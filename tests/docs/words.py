@@ -4,7 +4,7 @@ Prose is what a reader reads as text: fenced blocks (code, console output, diagr
 comments (the markers) are left out. Everything else counts as the reviewers count it: a word is
 any run of non-blanks, so a table's `|` and `---`, a list's `-`, a dash, a link's `[x](target)` and
 an HTML tag each count as they stand. The main path is chapters/[0-9]*.md; the appendices and Part
-II (chapters/part2/) are counted but have no budget.
+II and III (chapters/part2/, chapters/part3/) are counted but have no budget.
 """
 import re
 from pathlib import Path
