@@ -96,7 +96,6 @@ auto ThreadPool::broadcast_in(Op& op, Latch& latch, Wait&& wait) {
 template <class Op>
 void ThreadPool::spawn_broadcast(Op&& op) {
     const std::size_t n = num_threads();
-    increment_terminate_count(n); // before any copy can run and terminate()
     auto run = [this, op = std::decay_t<Op>(std::forward<Op>(op))]() noexcept {
         try {
             op(BroadcastContext(*WorkerThread::current()));
@@ -105,7 +104,16 @@ void ThreadPool::spawn_broadcast(Op&& op) {
         }
         terminate();
     };
-    inject_broadcast(ArcJob<decltype(run)>::into_job_refs(std::move(run), n));
+    using Job = ArcJob<decltype(run)>;
+    const std::vector<JobRef> jobs = Job::into_job_refs(std::move(run), n); // may throw: uncounted
+    increment_terminate_count(n); // before any copy can run and terminate()
+    try {
+        inject_broadcast(jobs); // all or nothing (broadcast_queue.hpp)
+    } catch (...) { // no copy was queued: free the box unrun, give the n counts back
+        Job::discard(jobs);
+        for (std::size_t i = 0; i < n; ++i) terminate();
+        throw;
+    }
 }
 // ANCHOR_END: spawn_broadcast
 
@@ -120,8 +128,16 @@ void Scope::spawn_broadcast(Body&& body) {
     auto run = [this, body = std::decay_t<Body>(std::forward<Body>(body))]() noexcept {
         execute_job([&] { body(*this, BroadcastContext(*WorkerThread::current())); });
     };
+    using Job = ArcJob<decltype(run)>;
+    const std::vector<JobRef> jobs = Job::into_job_refs(std::move(run), n); // may throw: uncounted
     for (std::size_t i = 0; i < n; ++i) job_completed_latch_.increment(); // before publishing
-    pool_.inject_broadcast(ArcJob<decltype(run)>::into_job_refs(std::move(run), n));
+    try {
+        pool_.inject_broadcast(jobs); // all or nothing (broadcast_queue.hpp)
+    } catch (...) { // no copy was queued: free the box unrun, give the n counts back
+        Job::discard(jobs);
+        for (std::size_t i = 0; i < n; ++i) CountLatch::set(&job_completed_latch_);
+        throw;
+    }
 }
 // ANCHOR_END: scope_spawn_broadcast
 

@@ -57,9 +57,17 @@ private:
 template <class F>
 class ArcJob {
 public:
+    // May throw (the vector's or the box's allocation, F's move): then nothing is left behind.
     static std::vector<JobRef> into_job_refs(F func, std::size_t n) {
+        std::vector<JobRef> refs(n);
         auto* job = new ArcJob(std::move(func), n);
-        return std::vector<JobRef>(n, JobRef{job, &ArcJob::execute});
+        for (JobRef& ref : refs) ref = JobRef{job, &ArcJob::execute};
+        return refs;
+    }
+
+    // Frees a box whose refs were never published, without running it (their publish threw).
+    static void discard(const std::vector<JobRef>& refs) noexcept {
+        delete static_cast<ArcJob*>(refs.front().data);
     }
 
 private:
