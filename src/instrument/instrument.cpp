@@ -81,7 +81,8 @@ bool recorded(Probe what) {
     case Probe::lock_latch_block:
     case Probe::scope_publish:
     case Probe::scope_spawned:
-    case Probe::broadcast_push: return false;
+    case Probe::broadcast_push:
+    case Probe::terminate: return false;
     default: return true;
     }
 }
