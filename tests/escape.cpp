@@ -7,11 +7,15 @@
 //   escape own_worker     a pool destroyed by one of its own workers: refused, with a message
 //   escape while_waiting  a pool destroyed while a caller waits inside its install, its job still
 //                         queued: the check names it, and aborts
+//   escape broadcast_waiting  the same with a caller inside its broadcast, its copy still queued
 // The debug assertions (the `debug` preset, no NDEBUG), each provoked once:
 //   escape assert_count_from_0     a CountLatch incremented after it reached 0
 //   escape assert_executed_twice   a StackJob's JobRef executed twice
 //   escape assert_latch_set_twice  a SpinLatch set twice
 //   escape assert_queued_at_exit   a worker leaves its loop with a job still in its deque
+//   escape assert_spawn_after_terminate  a job spawned into a pool whose terminate count is 0
+//   escape assert_broadcast_count  a broadcast of fewer jobs than workers
+#include <mini/broadcast.hpp>
 #include <mini/count_latch.hpp>
 #include <mini/join.hpp>
 
@@ -81,6 +85,59 @@ void destroyed_while_waiting() {
     std::_Exit(0);
 }
 
+// As destroyed_while_waiting, with T in a broadcast: its one copy waits in worker 0's broadcast
+// queue (T's LockLatch begins its spin: inject_broadcast is done) when the destructor runs.
+std::atomic<bool> t_spins_armed{false};
+
+void broadcast_hand_offs(mini::Probe point) {
+    if (point == mini::Probe::lock_latch_spin && t_spins_armed.exchange(false)) t_injected.release();
+    destroy_hand_offs(point);
+}
+
+void destroyed_while_broadcasting() {
+    auto* pool = new mini::ThreadPool(1);
+    destroyer = std::this_thread::get_id();
+    mini::instrument::sync_hook = &broadcast_hand_offs;
+    std::thread x([pool] { pool->install([] { x_running.release(), x_go_on.acquire(); }); });
+    x_running.acquire();
+    std::atomic<bool> t_ran{false};
+    t_spins_armed = true;
+    std::thread t([pool, &t_ran] { pool->broadcast([&t_ran](mini::BroadcastContext) { t_ran = true; }); });
+    t_injected.acquire(); // T's copy is queued behind X's job, and T waits for it
+    terminate_armed = true;
+    delete pool;
+    x.join();
+    if (!t_ran) {
+        std::puts("escape: the pool was destroyed with T's broadcast copy still queued: T waits for good");
+        std::fflush(stdout);
+        std::_Exit(1);
+    }
+    std::_Exit(0);
+}
+
+// X's job, running on the only worker, spawns once the destructor has taken the terminate
+// count to 0 (its latch set): the workers are leaving, and nothing counts the new job.
+[[maybe_unused]] void spawn_after_terminate() {
+    auto* pool = new mini::ThreadPool(1);
+    destroyer = std::this_thread::get_id();
+    mini::instrument::sync_hook = &destroy_hand_offs;
+    std::thread x([pool] {
+        pool->install([] {
+            x_running.release(), x_go_on.acquire();
+            mini::spawn([] {});
+        });
+    });
+    x_running.acquire();
+    terminate_armed = true;
+    delete pool;
+    x.join();
+}
+
+[[maybe_unused]] void broadcast_count() {
+    mini::BroadcastQueues queues(2);
+    queues.push({mini::JobRef{nullptr, [](void*) noexcept {}}}); // one job for two workers
+}
+
 [[maybe_unused]] void count_from_0() {
     mini::ThreadPool pool(1);
     mini::CountLatch count(&pool.sleep());
@@ -139,18 +196,22 @@ int main(int argc, char** argv) {
     }
     if (std::strcmp(what, "own_worker") == 0) destroyed_by_own_worker();
     if (std::strcmp(what, "while_waiting") == 0) destroyed_while_waiting();
+    if (std::strcmp(what, "broadcast_waiting") == 0) destroyed_while_broadcasting();
     struct Case { const char* name; void (*run)(); };
     for (const Case c : {Case{"assert_count_from_0", count_from_0},
                          Case{"assert_executed_twice", executed_twice},
                          Case{"assert_latch_set_twice", latch_set_twice},
-                         Case{"assert_queued_at_exit", queued_at_exit}}) {
+                         Case{"assert_queued_at_exit", queued_at_exit},
+                         Case{"assert_spawn_after_terminate", spawn_after_terminate},
+                         Case{"assert_broadcast_count", broadcast_count}}) {
         if (std::strcmp(what, c.name) == 0) {
             c.run();
             std::printf("escape: %s: no assertion fired\n", c.name);
             std::_Exit(1);
         }
     }
-    std::fputs("usage: escape unawaited|exit|own_worker|while_waiting|assert_count_from_0|"
-               "assert_executed_twice|assert_latch_set_twice|assert_queued_at_exit\n", stderr);
+    std::fputs("usage: escape unawaited|exit|own_worker|while_waiting|broadcast_waiting|"
+               "assert_count_from_0|assert_executed_twice|assert_latch_set_twice|"
+               "assert_queued_at_exit|assert_spawn_after_terminate|assert_broadcast_count\n", stderr);
     std::_Exit(2);
 }

@@ -17,6 +17,7 @@
 #include <semaphore>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "broadcast_helpers.hpp"
@@ -202,4 +203,48 @@ TEST_CASE("yield_local leaves the injector's jobs and yield_now takes them", "[y
         CHECK(mini::yield_now() == mini::Yield::executed);
     });
     CHECK(ran.load() == 1);
+}
+
+// Issue 47, item 10. The destructor has taken the pool's own count while the only copy of a
+// spawn_broadcast runs (a hand-off at its Probe::terminate); the copy's capture spawns from its
+// destructor. Destroyed after the copy's terminate(), it spawned into a count already at 0: the
+// workers had left, and its job never ran (a debug build's main_loop assertion said so). rayon
+// drops the op with the ArcJob before the count is given back.
+namespace {
+std::atomic<std::thread::id> destroyer_id{};
+std::binary_semaphore destructor_counted{0};
+
+void on_destructor_terminate(mini::Probe point) {
+    if (point == mini::Probe::terminate && std::this_thread::get_id() == destroyer_id.load())
+        destroyer_id = std::thread::id{}, destructor_counted.release();
+}
+
+struct SpawnsWhenDestroyed {
+    mini::ThreadPool* pool;
+    test::Inbox<int>* inbox;
+    bool armed = true;
+    SpawnsWhenDestroyed(mini::ThreadPool* p, test::Inbox<int>* i) : pool(p), inbox(i) {}
+    SpawnsWhenDestroyed(SpawnsWhenDestroyed&& o) noexcept : pool(o.pool), inbox(o.inbox) { o.armed = false; }
+    ~SpawnsWhenDestroyed() {
+        if (armed) pool->spawn([inbox = inbox] { inbox->send(1); });
+    }
+};
+} // namespace
+
+TEST_CASE("spawn_broadcast destroys its op before its last terminate: a capture's destructor may spawn",
+          "[spawn]") {
+    test::Inbox<int> inbox;
+    std::binary_semaphore go{0};
+    auto* pool = new mini::ThreadPool(1);
+    pool->spawn_broadcast([s = SpawnsWhenDestroyed(pool, &inbox), &go](mini::BroadcastContext) { go.acquire(); });
+    mini::instrument::sync_hook = &on_destructor_terminate;
+    std::thread destroyer([pool] {
+        destroyer_id = std::this_thread::get_id();
+        delete pool; // its terminate() takes the pool's own 1: the copy's count is the last
+    });
+    destructor_counted.acquire();
+    go.release();
+    destroyer.join();
+    mini::instrument::sync_hook = nullptr;
+    CHECK(inbox.items() == std::vector<int>{1});
 }

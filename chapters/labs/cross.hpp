@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -114,8 +115,8 @@ public:
     ThreadPool& operator=(const ThreadPool&) = delete;
     // Waits for every spawned job, then wakes and joins every worker. Refused (a message, then
     // abort) on a worker of this pool, which would join itself, and when a caller still waits
-    // inside install, join or scope with its job queued: in Rust the borrow of the pool rules
-    // both out.
+    // inside install, join, scope or broadcast with its job queued: in Rust the borrow of the
+    // pool rules both out.
     ~ThreadPool();
 
     // rayon's max_num_threads (rayon-core 1.13.0, registry.rs:246 clamps every pool to it): the
@@ -177,21 +178,28 @@ public:
     void spawn(Op&& op); // fire and forget: the destructor waits for it
     template <class Op>
     void spawn_broadcast(Op&& op); // fire and forget, once on every worker
-    // Job i into worker i's broadcast queue, then wake every worker: jobs.size() == num_threads().
-    void inject_broadcast(const std::vector<JobRef>& jobs);
     std::size_t queued_broadcasts() const { return broadcasts_.len(); } // all queues, now
 
 private:
     friend class WorkerThread;
+    friend class Scope; // its spawn_broadcast calls inject_broadcast (rayon: pub(super))
     void terminate_and_join() noexcept;
     bool search_yields_now() const noexcept; // search_yields for this pool, now (pool.cpp)
 
     // ---- Chapter 12 (broadcast.hpp, spawn.hpp, pool.cpp) ----
+    // Job i into worker i's broadcast queue, all or nothing, then wake every worker. jobs.size()
+    // must be num_threads() (BroadcastQueues::push asserts it): private, as rayon's is pub(super).
+    void inject_broadcast(const std::vector<JobRef>& jobs);
     template <class Op, class Latch, class Wait>
-    auto broadcast_in(Op& op, Latch& latch, Wait&& wait);
+    auto broadcast_in(const Op& op, Latch& latch, Wait&& wait);
     void inject_or_push(JobRef job);
     void increment_terminate_count(std::size_t n) noexcept {
-        terminate_count_.fetch_add(n, std::memory_order_relaxed); // the push after it orders it
+        // Relaxed: the push after it orders it. From 0, the workers may have left, and the job
+        // about to be published would never run (rayon's debug_assert!(previous != 0) in
+        // Registry::increment_terminate_count).
+        const std::size_t previous = terminate_count_.fetch_add(n, std::memory_order_relaxed);
+        assert(previous != 0 && "a job spawned into a pool whose terminate count reached 0");
+        (void)previous;
     }
     void terminate() noexcept; // one spawned job (or the destructor) done: 0 sets terminate_
     void handle_panic(std::exception_ptr e) const noexcept;

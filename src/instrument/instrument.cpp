@@ -80,7 +80,9 @@ bool recorded(Probe what) {
     case Probe::lock_latch_spin:
     case Probe::lock_latch_block:
     case Probe::scope_publish:
-    case Probe::scope_spawned: return false;
+    case Probe::scope_spawned:
+    case Probe::broadcast_push:
+    case Probe::terminate: return false;
     default: return true;
     }
 }

@@ -47,10 +47,19 @@ private:
     const WorkerThread* worker_;
 };
 
+// rayon's Fn + Sync: every worker calls the op at once, so mini calls it through a const
+// reference. A mutable lambda (or an operator() that is not const) would have its state written
+// by every worker at once, a data race; it does not compile, with this message.
+template <class Op, class... Args>
+inline constexpr bool callable_through_const = std::is_invocable_v<const std::decay_t<Op>&, Args...>;
+
 // The three callers of rayon's broadcast_in, each with the latch it can wait on.
 // ANCHOR: broadcast
 template <class Op>
 auto ThreadPool::broadcast(Op&& op) {
+    static_assert(callable_through_const<Op, BroadcastContext>,
+                  "mini::broadcast: every worker calls op at once, through a const reference "
+                  "(rayon's Fn + Sync): no mutable lambda; keep what it writes in atomics");
     const std::size_t n = num_threads();
     WorkerThread* w = WorkerThread::current();
     if (w == nullptr) { // outside every pool: nothing to run, block
@@ -70,7 +79,7 @@ auto ThreadPool::broadcast(Op&& op) {
 
 // ANCHOR: broadcast_in
 template <class Op, class Latch, class Wait>
-auto ThreadPool::broadcast_in(Op& op, Latch& latch, Wait&& wait) {
+auto ThreadPool::broadcast_in(const Op& op, Latch& latch, Wait&& wait) {
     auto body = [&op](bool) { return call(op, BroadcastContext(*WorkerThread::current())); };
     using Job = StackJob<LatchRef<Latch>, decltype(body)>;
     std::vector<std::optional<Job>> jobs(num_threads()); // in this frame until the count is 0
@@ -78,7 +87,7 @@ auto ThreadPool::broadcast_in(Op& op, Latch& latch, Wait&& wait) {
     for (auto& job : jobs) refs.push_back(job.emplace(body, &latch).as_job_ref());
     inject_broadcast(refs);
     wait(); // every copy has run: jobs may go
-    using R = std::invoke_result_t<Op&, BroadcastContext>;
+    using R = std::invoke_result_t<const Op&, BroadcastContext>;
     if constexpr (std::is_void_v<R>) {
         for (auto& job : jobs) job->into_result(); // rethrows the lowest index's exception
     } else {
@@ -91,21 +100,34 @@ auto ThreadPool::broadcast_in(Op& op, Latch& latch, Wait&& wait) {
 // ANCHOR_END: broadcast_in
 
 // Fire and forget, once on every worker: each copy counts in the terminate count (spawn.hpp);
-// the copies share one box, freed after the last (rayon's spawn_broadcast, broadcast/mod.rs:132-147).
+// the copies share one box, freed by the last before it gives its count back (rayon's
+// spawn_broadcast, broadcast/mod.rs:132-147). Built before it counts: a copy or an allocation
+// that throws leaves no count behind (issue 47).
 // ANCHOR: spawn_broadcast
 template <class Op>
 void ThreadPool::spawn_broadcast(Op&& op) {
+    static_assert(callable_through_const<Op, BroadcastContext>,
+                  "mini::spawn_broadcast: every worker calls op at once, through a const reference "
+                  "(rayon's Fn + Sync): no mutable lambda; keep what it writes in atomics");
     const std::size_t n = num_threads();
-    increment_terminate_count(n); // before any copy can run and terminate()
     auto run = [this, op = std::decay_t<Op>(std::forward<Op>(op))]() noexcept {
         try {
             op(BroadcastContext(*WorkerThread::current()));
         } catch (...) {
             handle_panic(std::current_exception()); // once per throwing copy
         }
-        terminate();
     };
-    inject_broadcast(ArcJob<decltype(run)>::into_job_refs(std::move(run), n));
+    auto then = [this]() noexcept { terminate(); }; // after the last copy freed the op
+    using Job = ArcJob<decltype(run), decltype(then)>;
+    const std::vector<JobRef> jobs = Job::into_job_refs(std::move(run), n, then); // may throw
+    increment_terminate_count(n); // before any copy can run and terminate()
+    try {
+        inject_broadcast(jobs); // all or nothing (broadcast_queue.hpp)
+    } catch (...) { // no copy was queued: free the box unrun, give the n counts back
+        Job::discard(jobs);
+        for (std::size_t i = 0; i < n; ++i) terminate();
+        throw;
+    }
 }
 // ANCHOR_END: spawn_broadcast
 
@@ -116,12 +138,23 @@ void ThreadPool::spawn_broadcast(Op&& op) {
 // ANCHOR: scope_spawn_broadcast
 template <class Body>
 void Scope::spawn_broadcast(Body&& body) {
+    static_assert(callable_through_const<Body, Scope&, BroadcastContext>,
+                  "mini::Scope::spawn_broadcast: every worker calls body at once, through a const "
+                  "reference (rayon's Fn + Sync): no mutable lambda; keep what it writes in atomics");
     const std::size_t n = pool_.num_threads();
     auto run = [this, body = std::decay_t<Body>(std::forward<Body>(body))]() noexcept {
         execute_job([&] { body(*this, BroadcastContext(*WorkerThread::current())); });
     };
+    using Job = ArcJob<decltype(run)>;
+    const std::vector<JobRef> jobs = Job::into_job_refs(std::move(run), n); // may throw: uncounted
     for (std::size_t i = 0; i < n; ++i) job_completed_latch_.increment(); // before publishing
-    pool_.inject_broadcast(ArcJob<decltype(run)>::into_job_refs(std::move(run), n));
+    try {
+        pool_.inject_broadcast(jobs); // all or nothing (broadcast_queue.hpp)
+    } catch (...) { // no copy was queued: free the box unrun, give the n counts back
+        Job::discard(jobs);
+        for (std::size_t i = 0; i < n; ++i) CountLatch::set(&job_completed_latch_);
+        throw;
+    }
 }
 // ANCHOR_END: scope_spawn_broadcast
 

@@ -51,27 +51,48 @@ private:
     L* const target_;
 };
 
+// What a copy does after the box is gone: nothing, unless the owner of the copies says.
+struct NoThen {
+    void operator()() const noexcept {}
+};
+
 // One closure behind n JobRefs. The copies call it at once on different workers: through a
 // const reference, as rayon's Fn + Sync. The last copy to finish frees the box, closure and
-// captures with it.
-template <class F>
+// captures with it; then every copy calls `then`, copied out of the box first. A spawn_broadcast
+// gives its terminate count back there: after the box, since a capture's destructor may still
+// spawn into the pool, which must then still count (rayon's ArcJob is dropped before the count
+// is given back).
+template <class F, class Then = NoThen>
 class ArcJob {
 public:
-    static std::vector<JobRef> into_job_refs(F func, std::size_t n) {
-        auto* job = new ArcJob(std::move(func), n);
-        return std::vector<JobRef>(n, JobRef{job, &ArcJob::execute});
+    // May throw (the vector's or the box's allocation, F's move): then nothing is left behind.
+    static std::vector<JobRef> into_job_refs(F func, std::size_t n, Then then = {}) {
+        std::vector<JobRef> refs(n);
+        auto* job = new ArcJob(std::move(func), n, then);
+        for (JobRef& ref : refs) ref = JobRef{job, &ArcJob::execute};
+        return refs;
+    }
+
+    // Frees a box whose refs were never published, without running it (their publish threw).
+    static void discard(const std::vector<JobRef>& refs) noexcept {
+        delete static_cast<ArcJob*>(refs.front().data);
     }
 
 private:
-    ArcJob(F func, std::size_t n) : func_(std::move(func)), refs_(n) {}
+    ArcJob(F func, std::size_t n, Then then) : func_(std::move(func)), then_(then), refs_(n) {}
 
+    // ANCHOR: arcjob_execute
     static void execute(void* data) noexcept {
         auto* self = static_cast<ArcJob*>(data);
         std::as_const(self->func_)(); // must not throw: its callers catch everything
+        const Then then = self->then_; // copied out: the box may go next
         if (self->refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete self; // the last copy
+        then();
     }
+    // ANCHOR_END: arcjob_execute
 
     F func_;
+    const Then then_;
     std::atomic<std::size_t> refs_;
 };
 

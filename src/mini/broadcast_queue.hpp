@@ -9,14 +9,17 @@
 // into a deadlock, A's copy first on one worker and B's first on another.
 #pragma once
 
+#include <atomic>
+#include <cassert>
 #include <cstddef>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
 
-#include <mini/deque.hpp>
 #include <mini/job.hpp>
+#include <mini/probe.hpp>
 
 namespace mini {
 
@@ -26,23 +29,30 @@ public:
         : queues_(std::make_unique<Queue[]>(num_threads)), n_(num_threads) {}
 
     // Job i to worker i, all under one mutex (rayon's inject_broadcast, registry.rs:482-484).
-    // The caller wakes the workers afterwards.
+    // All or nothing: every node is allocated before the first job is queued, then linked in,
+    // which cannot throw. A push that failed at copy i with copies 0..i-1 queued would leave
+    // them pointing into the broadcast's frame, which the exception unwinds while a worker runs
+    // them there (issue 47). rayon aborts on a failed allocation instead. The caller wakes the
+    // workers afterwards.
     // ANCHOR: broadcast_push
     void push(const std::vector<JobRef>& jobs) {
+        assert(jobs.size() == n_ && "a broadcast of one job per worker"); // rayon's assert_eq!
+        std::list<JobRef> nodes;
+        for (std::size_t i = 0; i < n_; ++i) {
+            probe(Probe::broadcast_push, this, i); // a test throws here, as an allocation can
+            nodes.push_back(jobs[i]); // may throw: nothing is queued yet
+        }
         std::lock_guard lock(mutex_);
-        for (std::size_t i = 0; i < n_; ++i) queues_[i].push(jobs[i]);
+        for (std::size_t i = 0; i < n_; ++i) queues_[i].link(nodes); // no allocation, no throw
     }
     // ANCHOR_END: broadcast_push
 
     // Worker `index` only: the oldest broadcast job for it (FIFO: broadcasts run in the order
     // they were pushed).
-    std::optional<JobRef> take(std::size_t index) {
-        if (auto s = queues_[index].steal(); s.success()) return s.value;
-        return std::nullopt;
-    }
+    std::optional<JobRef> take(std::size_t index) { return queues_[index].take(); }
 
     // An acquire load of the queue's length: what a worker's last look before sleeping reads.
-    bool is_empty(std::size_t index) const { return queues_[index].is_empty(); }
+    bool is_empty(std::size_t index) const { return queues_[index].len() == 0; }
     std::size_t len() const {
         std::size_t total = 0;
         for (std::size_t i = 0; i < n_; ++i) total += queues_[i].len();
@@ -50,9 +60,31 @@ public:
     }
 
 private:
-    // Each queue on cache lines of its own (pool.hpp's cache_line): worker i reads its queue's
-    // length in every search, and a push into a neighbour's queue must not evict that line.
-    struct alignas(64) Queue : Injector<JobRef> {};
+    // One worker's FIFO, an injector (deque.hpp) over a std::list, whose node a push can
+    // allocate before it queues anything. Each on cache lines of its own (pool.hpp's
+    // cache_line): worker i reads its queue's length in every search, and a push into a
+    // neighbour's queue must not evict that line.
+    struct alignas(64) Queue {
+        void link(std::list<JobRef>& nodes) noexcept { // moves the first of `nodes` to the back
+            std::lock_guard lock(mutex);
+            jobs.splice(jobs.end(), nodes, nodes.begin());
+            length.store(jobs.size(), std::memory_order_release);
+        }
+        std::optional<JobRef> take() {
+            if (len() == 0) return std::nullopt;
+            std::lock_guard lock(mutex);
+            if (jobs.empty()) return std::nullopt;
+            const JobRef job = jobs.front();
+            jobs.pop_front();
+            length.store(jobs.size(), std::memory_order_release);
+            return job;
+        }
+        std::size_t len() const { return length.load(std::memory_order_acquire); }
+
+        std::mutex mutex;
+        std::list<JobRef> jobs;
+        std::atomic<std::size_t> length{0};
+    };
 
     std::mutex mutex_;
     std::unique_ptr<Queue[]> queues_;

@@ -234,6 +234,15 @@ void ThreadPool::terminate_and_join() noexcept {
                      n == 1 ? "its job" : "their jobs");
         std::abort();
     }
+    // The same for a broadcast (or a scope's spawn_broadcast): a copy still queued when the
+    // workers have left is one its caller waits for, since every copy that ran left its queue.
+    if (const std::size_t n = broadcasts_.len(); n != 0) {
+        std::fprintf(stderr, "mini: a ThreadPool destroyed with %zu broadcast cop%s still queued: "
+                             "a caller waits inside its broadcast for %s, and its workers have left; "
+                             "destroy a pool only after every call into it has returned\n", n,
+                     n == 1 ? "y" : "ies", n == 1 ? "it" : "them");
+        std::abort();
+    }
 }
 
 // Created on first use and never destroyed, as rayon's global registry (registry.rs,
@@ -298,8 +307,9 @@ ThreadPool::ThreadPool(std::size_t num_threads, PanicHandler panic_handler)
 
 // ANCHOR: terminate
 void ThreadPool::terminate() noexcept {
-    if (terminate_count_.fetch_sub(1, std::memory_order_acq_rel) == 1)
-        SpinLatch::set(&terminate_); // wakes every sleeper, through the same protocol as any latch
+    const std::size_t previous = terminate_count_.fetch_sub(1, std::memory_order_acq_rel);
+    probe(Probe::terminate, this, previous - 1); // a test holds the destructor here
+    if (previous == 1) SpinLatch::set(&terminate_); // wakes every sleeper, as any latch's set
 }
 // ANCHOR_END: terminate
 

@@ -50,6 +50,10 @@ enum class Probe : std::uint8_t {
                    // here, as the push does when its allocation fails); object: the job
     scope_spawned, // Scope::spawn has published a job (counted before, or in the COUNT_AFTER_PUSH
                    // build not yet); object: the job
+    broadcast_push, // BroadcastQueues::push is about to queue one copy (a test may throw here, as
+                    // a queue's allocation can); object: the queues, arg: the copy's index
+    terminate,  // a pool's terminate count lost 1 (a spawned job done, or the destructor);
+                // object: the pool, arg: the count left
     sleepy,     // [SLEEP=per-worker] a worker's latch went UNSET -> SLEEPY; it has not yet locked
                 // its mutex nor fallen asleep (worker_sleep.hpp); object: the latch
 };

@@ -25,9 +25,6 @@ namespace mini {
 // ANCHOR: pool_spawn
 template <class Op>
 void ThreadPool::spawn(Op&& op) {
-    // Counted before the job is published: a worker may run it to the end at once, and its
-    // terminate() must not spend the count that keeps the pool's workers alive for others.
-    increment_terminate_count(1);
     auto run = [this, op = std::optional<std::decay_t<Op>>(std::forward<Op>(op))]() mutable noexcept {
         try {
             (*op)();
@@ -37,7 +34,18 @@ void ThreadPool::spawn(Op&& op) {
         op.reset();  // the op and its captures go now, while the pool still runs
         terminate(); // from here on the pool may be gone
     };
-    inject_or_push(HeapJob<decltype(run)>::into_job_ref(std::move(run)));
+    using Job = HeapJob<decltype(run)>;
+    const JobRef job = Job::into_job_ref(std::move(run)); // may throw: not counted yet
+    // Counted before the job is published: a worker may run it to the end at once, and its
+    // terminate() must not spend the count that keeps the pool's workers alive for others.
+    increment_terminate_count(1);
+    try {
+        inject_or_push(job); // may throw: the deque grows, the injector takes a new block
+    } catch (...) { // nobody saw the job: free it unrun, give its count back
+        Job::discard(job);
+        terminate();
+        throw;
+    }
 }
 // ANCHOR_END: pool_spawn
 
