@@ -36,8 +36,8 @@ std::string count_difference(std::vector<T> input, std::vector<T> output, Show s
         const auto in = std::upper_bound(i, input.end(), value), out = std::upper_bound(o, output.end(), value);
         if (in - i != out - o) {
             std::ostringstream text;
-            text << "not a permutation of the input: value " << show(value) << " appears " << (in - i)
-                 << " times in the input, " << (out - o) << " in the output";
+            text << "value " << show(value) << ": " << (in - i) << " in the input, " << (out - o)
+                 << " in the output";
             return text.str();
         }
         i = in, o = out;
