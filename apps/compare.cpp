@@ -70,7 +70,8 @@ void add_options(app::Args& cli, Options& o) {
     for (const auto& [id, key] : row_keys) row_names.push_back(key);
     cli.add("--rows", o.only_rows,
             "only these workloads (default: join1 (1 thread), join, fib, sum, trip); "
-            "chapter 11's par_iter, collect_vec, find_any run only when named here",
+            "chapter 11's par_iter, collect_vec, find_any and chapter 15's par_sort, "
+            "par_sort_unstable run only when named here",
             row_names);
     cli.add("--runtimes", o.only_runtimes,
             "only these columns (default all): serial, mini, "
@@ -134,7 +135,8 @@ std::vector<int> turns(const Bench& b, RowId r, std::size_t run) {
 // One run: every row once by every column that runs it. `last`: the column measured last.
 void one_run(Bench& b, int& last) {
     for (RowId r : {join_1, join_t, fib, sum, trip, it_sum, it_sum_limit, it_collect,
-                    it_collect_limit, it_find, it_find_limit}) {
+                    it_collect_limit, it_find, it_find_limit, sort_u64, sort_str, usort_u64,
+                    usort_str}) {
         for (const int impl : turns(b, r, b.run)) {
             b.at_row = r, b.at_impl = impl;
             // Let the threads of the previous implementation go idle and fall asleep (libgomp
@@ -194,7 +196,8 @@ void print_table_of(const Bench& b) {
     // std-par only beside the rows that have it: chapter 6's tables stay as they were.
     shown[stdpar] =
         b.wanted[stdpar] && (!rows[it_sum].label.empty() || !rows[it_collect].label.empty() ||
-                             !rows[it_find].label.empty());
+                             !rows[it_find].label.empty() || !rows[sort_u64].label.empty() ||
+                             !rows[usort_u64].label.empty());
     print_table(rows, fmt::format("workload [unit], busy {}", b.o.busy_n), shown);
 }
 

@@ -27,6 +27,7 @@
 #include "compare_placement.hpp"
 #include "compare_rows.hpp"
 #include "compare_runtimes.hpp"
+#include "compare_sort.hpp"
 #include "compare_table.hpp"
 #include "fib.hpp"
 #include "platform.hpp"
@@ -61,6 +62,15 @@ struct Inputs {
         iter_expected[it_sum_limit] = sum_expected;
         iter_expected[it_collect_limit] = iter::read_limit(first);
         iter_expected[it_find_limit] = iter::read_limit(to_find);
+        // The sort rows' inputs (2^22 u64, 2^20 strings) and answers, only if one of them runs.
+        if (chosen_only(o.only_rows, "par_sort") || chosen_only(o.only_rows, "par_sort_unstable")) {
+            sorts.emplace(o.sort_n, o.sort_strings_n);
+            sort_expected[0] = sort::sort_serial(sorts->values, false).value;
+            sort_expected[1] = sort::sort_serial(sorts->strings, false).value;
+        }
+    }
+    static bool chosen_only(const std::vector<std::string>& only, const char* name) {
+        return std::find(only.begin(), only.end(), name) != only.end();
     }
 
     std::vector<std::uint64_t> values; // 1..len
@@ -70,6 +80,8 @@ struct Inputs {
     const iter::Values all, first, to_find;
     std::uint64_t target = 0; // find_any's item
     std::array<std::uint64_t, num_rows> iter_expected{};
+    std::optional<sort::Inputs> sorts;
+    std::array<std::uint64_t, 2> sort_expected{}; // the sorted u64's and strings' checksums
 };
 
 // What the runs share: compare_measure.hpp's functions fill its rows, compare.cpp takes the turns

@@ -147,6 +147,19 @@ inline void measure_iter(Bench& b, RowId r, int impl) {
     });
 }
 
+// The sort rows (compare_sort.hpp), in ms: the same sorted order in every column (a stable and
+// an unstable sort of these inputs agree: equal elements are indistinguishable).
+inline void measure_sort(Bench& b, RowId r, int impl) {
+#if MINI_HAVE_RAYON
+    const void* rpool = b.rt.rayon.get();
+#else
+    const void* rpool = nullptr;
+#endif
+    const bool stable = r == sort_u64 || r == sort_str, strings = r == sort_str || r == usort_str;
+    b.timed(r, impl, 1e-3, 1, b.in.sort_expected[strings],
+            [&] { return sort::run(impl, stable, strings, b.rt.pool, rpool, *b.in.sorts); });
+}
+
 // PRODUCERS outside threads, ROUNDS round trips each: the trip row and the rows under it.
 inline void measure_trip(Bench& b, int impl) {
     const std::size_t producers = b.o.producers, rounds = b.o.rounds;
@@ -201,6 +214,8 @@ inline void measure(Bench& b, RowId r, int impl) {
         measure_sum(b, impl);
     else if (iter_row(r))
         measure_iter(b, r, impl);
+    else if (sort_row(r))
+        measure_sort(b, r, impl);
     else if (r == trip)
         measure_trip(b, impl);
 }

@@ -25,6 +25,8 @@ struct Options {
     // item at 3/4.
     unsigned join_n = 0, fib_n = 0, cutoff = 0;
     std::size_t len = 0, iter_n = 0, collect_n = 0;
+    // The sort rows (compare_sort.hpp): `sort_n` random u64, `sort_strings_n` strings.
+    std::size_t sort_n = 0, sort_strings_n = 0;
     std::uint64_t trips_per_run = 0;
 };
 
@@ -35,6 +37,8 @@ inline void set_sizes(Options& o, bool rounds_given) {
     if (o.quick && !rounds_given) o.rounds = 50;
     o.trips_per_run = o.producers * o.rounds;
     o.iter_n = o.len, o.collect_n = o.len / 4;
+    o.sort_n = o.quick ? std::size_t{1} << 16 : std::size_t{1} << 22;
+    o.sort_strings_n = o.quick ? std::size_t{1} << 14 : std::size_t{1} << 20;
 }
 
 } // namespace cmp

@@ -42,11 +42,20 @@ enum RowId {
     it_find,
     it_find_speedup,
     it_find_limit,
+    // chapter 15's sorts (compare_sort.hpp): u64, then strings, each with its speedup
+    sort_u64,
+    sort_u64_speedup,
+    sort_str,
+    sort_str_speedup,
+    usort_u64,
+    usort_u64_speedup,
+    usort_str,
+    usort_str_speedup,
     idle,
     num_rows
 };
 // The measured rows, by the names --rows takes and the instruction counts' labels carry.
-constexpr std::array<std::pair<RowId, const char*>, 8> row_keys{
+constexpr std::array<std::pair<RowId, const char*>, 10> row_keys{
     {{join_1, "join1"},
      {join_t, "join"},
      {fib, "fib"},
@@ -54,10 +63,16 @@ constexpr std::array<std::pair<RowId, const char*>, 8> row_keys{
      {trip, "trip"},
      {it_sum, "par_iter"},
      {it_collect, "collect_vec"},
-     {it_find, "find_any"}}};
+     {it_find, "find_any"},
+     {sort_u64, "par_sort"},
+     {usort_u64, "par_sort_unstable"}}};
 // The iterator rows run only when --rows names them (the default table is chapter 6's).
 inline bool iter_row(RowId r) {
     return r >= it_sum && r <= it_find_limit;
+}
+// The sort rows, measured (no speedup rows), and run only when --rows names them.
+inline bool sort_row(RowId r) {
+    return r == sort_u64 || r == sort_str || r == usort_u64 || r == usort_str;
 }
 inline bool limit_row(RowId r) {
     return r == it_sum_limit || r == it_collect_limit || r == it_find_limit;
@@ -104,7 +119,12 @@ inline std::vector<Row> label_rows(const Options& o, std::size_t find_n) {
         fmt::format("  limit: serial copy of the {} into a new vector [ms]", mib(o.collect_n));
     rows[it_find_limit].label =
         fmt::format("  limit: serial read of the first {} [ms]", mib(find_n));
-    for (RowId r : {it_sum_speedup, it_collect_speedup, it_find_speedup})
+    rows[sort_u64].label = fmt::format("par_sort of {} random u64 [ms]", o.sort_n);
+    rows[sort_str].label = fmt::format("  par_sort of {} strings [ms]", o.sort_strings_n);
+    rows[usort_u64].label = fmt::format("par_sort_unstable of {} random u64 [ms]", o.sort_n);
+    rows[usort_str].label = fmt::format("  par_sort_unstable of {} strings [ms]", o.sort_strings_n);
+    for (RowId r : {it_sum_speedup, it_collect_speedup, it_find_speedup, sort_u64_speedup,
+                    sort_str_speedup, usort_u64_speedup, usort_str_speedup})
         rows[r] = {"  speedup over serial", Row::speedup};
     if (o.pause_ms > 0)
         rows[idle] = {fmt::format("CPU in the {} ms pause after a job [ms]", o.pause_ms),
@@ -116,6 +136,10 @@ inline std::vector<Row> label_rows(const Options& o, std::size_t find_n) {
 inline void note_not_measured(std::vector<Row>& rows) {
     for (RowId r : {join_1, join_t, fib, sum, trip}) rows[r].note[stdpar] = "n/a";
     for (RowId r : {it_sum, it_collect, it_find}) rows[r].note[workbook_pw] = "n/a";
+    // No sort in mini-pw's copy of the core nor in OpenMP; no stable one in oneTBB.
+    for (RowId r : {sort_u64, sort_str, usort_u64, usort_str})
+        rows[r].note[workbook_pw] = rows[r].note[openmp] = "n/a";
+    rows[sort_u64].note[onetbb] = rows[sort_str].note[onetbb] = "n/a";
     for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps}) rows[r].note[serial] = "n/a";
     for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps})
         rows[r].note[openmp] = "n/a [1]";
@@ -134,7 +158,7 @@ inline bool chosen(const std::vector<std::string>& only, const char* name) {
 // --rows: a workload left out has no label (neither run nor printed), nor have its extra rows.
 inline void leave_out_rows(std::vector<Row>& rows, const std::vector<std::string>& only_rows) {
     for (const auto& [r, key] : row_keys)
-        if (!chosen(only_rows, key) || (only_rows.empty() && iter_row(r)))
+        if (!chosen(only_rows, key) || (only_rows.empty() && (iter_row(r) || sort_row(r))))
             for (int d = r; d < num_rows && (d == r || rows[d].label.starts_with("  ")); ++d)
                 rows[d].label.clear();
 }

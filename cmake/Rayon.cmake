@@ -78,7 +78,8 @@ if(MINI_HAVE_RAYON)
         COMMAND ${CMAKE_COMMAND} -E copy ${MINI_CARGO_TARGET_DIR}/release/librayon_side.a ${_lib}
         WORKING_DIRECTORY ${MINI_RAYON_CRATE} # where cargo finds .cargo/config.toml
         DEPENDS ${MINI_RAYON_CRATE}/Cargo.toml ${MINI_RAYON_CRATE}/Cargo.lock
-                ${MINI_RAYON_CRATE}/src/lib.rs ${MINI_RAYON_CRATE}/.cargo/config.toml
+                ${MINI_RAYON_CRATE}/src/lib.rs ${MINI_RAYON_CRATE}/src/sort.rs
+                ${MINI_RAYON_CRATE}/.cargo/config.toml
         COMMENT "rayon: cargo build --release --offline (compiles once for every build tree)"
         VERBATIM)
     add_custom_target(rayon_side_build DEPENDS ${_lib})

@@ -16,10 +16,13 @@ option(REDUCE_SWAPPED  "par_iter: the bridge reduces right before left"         
 option(COLLECT_NO_RELEASE "par_iter: collect's result keeps ownership after the vector takes it" OFF)
 option(BROADCAST_VIA_INJECTOR "broadcast: the N copies go into the shared injector, not one per worker" OFF)
 option(NO_BROADCAST_WAKE "broadcast: push the copies into the workers' queues but wake nobody" OFF)
+option(MERGE_SPLIT_INCONSISTENT "par_sort: par_merge's second half cuts the right run at another point than the first" OFF)
+option(QUICKSORT_NO_JOIN "par_sort_unstable: both partitions sorted one after the other, without join" OFF)
 
 set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED TOUCH_AFTER_SET
     BLOCK_CROSS COUNT_AFTER_PUSH RETHROW_EARLY SKIP_LATCH_SLEEPY SKIP_JEC_CHECK
-    IGNORE_FULL REDUCE_SWAPPED COLLECT_NO_RELEASE BROADCAST_VIA_INJECTOR NO_BROADCAST_WAKE)
+    IGNORE_FULL REDUCE_SWAPPED COLLECT_NO_RELEASE BROADCAST_VIA_INJECTOR NO_BROADCAST_WAKE
+    MERGE_SPLIT_INCONSISTENT QUICKSORT_NO_JOIN)
 
 if(BLOCK_WAIT AND NO_STEAL_WAIT)
     message(FATAL_ERROR

@@ -42,6 +42,11 @@ if(TARGET compare)
     mini_add_expect_test(NAME driver.compare.iter LABELS driver TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT REDUCE_SWAPPED
         COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows par_iter,collect_vec,find_any
         EXPECT_EXIT 0 EXPECT_OUTPUT "par_iter: sum of squares of 65536 u64 \\[ms\\] .*\n  limit: serial read of the 512 KiB \\[ms\\] +[0-9.]+ \\[[0-9.]+–[0-9.]+\\]\n.*map, collect_vec of 16384 u64 .*find_any of the item at 3/4 of 65536 u64 .*all results correct")
+    # Chapter 15's sorts, which run only when --rows names them: every column's result checked
+    # (the sorted order's checksum), the strings row under each.
+    mini_add_expect_test(NAME driver.compare.sort LABELS driver TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT MERGE_SPLIT_INCONSISTENT
+        COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows par_sort,par_sort_unstable
+        EXPECT_EXIT 0 EXPECT_OUTPUT "par_sort of 65536 random u64 \\[ms\\] .*\n  par_sort of 16384 strings \\[ms\\] .*par_sort_unstable of 65536 random u64 \\[ms\\] .*\n  par_sort_unstable of 16384 strings \\[ms\\] .*all results correct")
     mini_add_expect_test(NAME driver.help.compare LABELS driver TIMEOUT 20
         COMMAND $<TARGET_FILE:compare> --help EXPECT_EXIT 0 EXPECT_OUTPUT "Exit codes")
     foreach(case "0" "abc" "2|0" "2|1|--producers|0" "2|1|--bogus" "2|1|--busy|-1" "2|1|--busy|many"
@@ -85,6 +90,15 @@ if(TARGET compare)
         mini_add_expect_test(NAME rayon.compare.iter LABELS rayon TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT REDUCE_SWAPPED
             COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows par_iter,collect_vec,find_any
             EXPECT_EXIT 0 EXPECT_OUTPUT "${iter_re}")
+        # The sort rows: rayon's own par_sort and par_sort_unstable beside mini in each.
+        string(CONCAT sort_re "par_sort of 65536 random u64 \\[ms\\] +${cell} ×[0-9.]+ +${cell} +(n/a|not built[a-zA-Z_ ():=-]*) +${cell} ×"
+            ".*  par_sort of 16384 strings \\[ms\\] +${cell} ×[0-9.]+ +${cell} +(n/a|not built[a-zA-Z_ ():=-]*) +${cell} ×"
+            ".*par_sort_unstable of 65536 random u64 \\[ms\\] +${cell} ×[0-9.]+ +${cell} +(n/a|not built[a-zA-Z_ ():=-]*) +${cell} ×"
+            ".*  par_sort_unstable of 16384 strings \\[ms\\] +${cell} ×[0-9.]+ +${cell} +(n/a|not built[a-zA-Z_ ():=-]*) +${cell} ×"
+            ".*all results correct")
+        mini_add_expect_test(NAME rayon.compare.sort LABELS rayon TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT MERGE_SPLIT_INCONSISTENT
+            COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows par_sort,par_sort_unstable
+            EXPECT_EXIT 0 EXPECT_OUTPUT "${sort_re}")
         mini_add_expect_test(NAME rayon.compare.smoke LABELS rayon TIMEOUT 120 BROKEN_BY NO_RECHECK BLOCK_WAIT
             COMMAND $<TARGET_FILE:compare> 2 1 --quick EXPECT_EXIT 0 EXPECT_OUTPUT "${re}")
         # The diagnostics chapter 6 reads the fib row with: medians by the column measured just

@@ -36,6 +36,11 @@ uint64_t* rayon_side_collect_squares(const rayon_side_pool* pool, const uint64_t
 void rayon_side_vec_free(uint64_t* ptr, size_t len, size_t cap);
 bool rayon_side_find_any(const rayon_side_pool* pool, const uint64_t* values, size_t len,
                          uint64_t target, uint64_t* found);
+// compare's sort rows (apps/compare_sort.hpp): par_sort if `stable`, else par_sort_unstable.
+void rayon_side_sort_u64(const rayon_side_pool* pool, uint64_t* values, size_t len, bool stable);
+// Strings of the seeds' decimal digits, sorted; *secs: the sort's time; returns their checksum.
+uint64_t rayon_side_sort_strings(const rayon_side_pool* pool, const uint64_t* seeds, size_t len,
+                                 bool stable, double* secs);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,9 @@
 //
 // A terminal runs on the calling worker's pool, or on the global pool from outside any pool;
 // pool.install([&] { ... }) chooses another one. Chapter 11 explains the layers below.
+//
+// The sorts, mini::par_sort(v) (stable) and mini::par_sort_unstable(v) with their _by and _by_key
+// forms, are declared by mini/slice/sort.hpp (chapter 15).
 #pragma once
 
 #include <concepts>
@@ -14,6 +17,7 @@
 
 #include <mini/iter/adaptors.hpp>
 #include <mini/iter/sources.hpp>
+#include <mini/slice/sort.hpp>
 
 namespace mini {
 

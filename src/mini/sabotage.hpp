@@ -29,6 +29,8 @@ inline constexpr bool reduce_swapped = MINI_REDUCE_SWAPPED;   // chapter 11: ite
 inline constexpr bool collect_no_release = MINI_COLLECT_NO_RELEASE; // chapter 11: iter/collect.hpp
 inline constexpr bool broadcast_via_injector = MINI_BROADCAST_VIA_INJECTOR; // chapter 12: pool.cpp
 inline constexpr bool no_broadcast_wake = MINI_NO_BROADCAST_WAKE; // chapter 12: pool.cpp
+inline constexpr bool merge_split_inconsistent = MINI_MERGE_SPLIT_INCONSISTENT; // chapter 15: slice/merge.hpp
+inline constexpr bool quicksort_no_join = MINI_QUICKSORT_NO_JOIN; // chapter 15: slice/quicksort.hpp
 
 // Both change how join's owner waits for B: BLOCK_WAIT waits at once, skipping the pop-back loop
 // that holds NO_STEAL_WAIT's line, so with both on NO_STEAL_WAIT would never run.

@@ -10,6 +10,8 @@ use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::os::raw::{c_char, c_uint};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+mod sort; // compare's sort rows
+
 /// The leaf of `fib`: the C++ driver passes `app::fib_leaf` itself, so that rayon and the
 /// workbook run the very same leaves and only the runtimes differ.
 pub type FibLeaf = extern "C" fn(c_uint) -> u64;
