@@ -10,6 +10,9 @@ use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::os::raw::{c_char, c_uint};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// rayon-demo's programs, for the driver `demos` (apps/demos.cpp).
+pub mod demos;
+
 /// The leaf of `fib`: the C++ driver passes `app::fib_leaf` itself, so that rayon and the
 /// workbook run the very same leaves and only the runtimes differ.
 pub type FibLeaf = extern "C" fn(c_uint) -> u64;
