@@ -108,12 +108,13 @@ struct Run {
         }
     }
 
+    // Every program once by every column built, the columns in compare's balanced order.
     void one_run() {
+        std::vector<int> present;
+        for (int c : columns)
+            if (built[c]) present.push_back(c);
         for (std::size_t k = 0; k < entries.size(); ++k) {
             Entry& e = entries[k];
-            std::vector<int> present;
-            for (int c : columns)
-                if (built[c]) present.push_back(c);
             for (const std::size_t i : app::balanced_order(present.size(), run)) {
                 at_entry = k, at_column = present[i];
                 std::this_thread::sleep_for(std::chrono::milliseconds(o.pause_ms));
@@ -171,7 +172,7 @@ bool judge(Run& r) {
     return all_ok;
 }
 
-void print_notes(const Options& o) {
+void print_notes(const Options& o, const demos::Sizes& s) {
     fmt::print(
         "[a–b]: min–max over {} runs; ×r: median / mini's median (above 1: slower than mini); "
         "speedup: serial median / median.\n"
@@ -180,7 +181,7 @@ void print_notes(const Options& o) {
         "same in C++ and Rust.\n"
         "Timed: the sorts alone (the data is made before), pythagoras whole, life's {} "
         "generations (the board is made before).\n",
-        o.runs, o.size == "small" ? demos::sizes_for("small").life.gens : demos::Sizes{}.life.gens);
+        o.runs, s.life.gens);
 }
 
 } // namespace
@@ -236,7 +237,7 @@ int main(int argc, char** argv) {
     std::array<bool, num_impls> shown{};
     for (int c : columns) shown[c] = true;
     print_table(r.rows, fmt::format("workload [unit], busy {}", o.busy_n), shown);
-    print_notes(o);
+    print_notes(o, r.sizes);
     fmt::print("{}\n", all_ok ? "all results equal" : "WRONG RESULT");
     return all_ok ? app::ok : app::wrong_result;
 }

@@ -12,6 +12,7 @@
 
 namespace demos {
 
+// ANCHOR: xorshift
 class XorShift {
 public:
     constexpr std::uint32_t next_u32() {
@@ -20,6 +21,7 @@ public:
         w_ = w_ ^ (w_ >> 19) ^ (t ^ (t >> 8));
         return w_;
     }
+    // ANCHOR_END: xorshift
     // Two u32, the first in the low half (rand_core's next_u64 from next_u32).
     constexpr std::uint64_t next_u64() {
         const std::uint64_t lo = next_u32();
