@@ -22,7 +22,7 @@ if(TARGET demos)
         set(who "serial = mini = rayon")
     endif()
     set(re "")
-    foreach(label "quicksort, 20000 u32" "mergesort, 20000 u32"
+    foreach(label "quicksort, 150000 u32" "mergesort, 150000 u32"
                   "pythagoras, c <= 90000, no length hint"
                   "pythagoras, c <= 90000, with_min_len\\(max\\) both"
                   "pythagoras, c <= 90000, with_max_len\\(1\\) both" "life, 40x40, 10 generations")

@@ -34,7 +34,7 @@ struct Sizes {
 
 inline Sizes sizes_for(const std::string& size) {
     if (size != "small") return {};
-    return {20'000, {300, 90'000}, {40, 40, 10}};
+    return {150'000, {300, 90'000}, {40, 40, 10}};
 }
 
 // Where the parallel columns run: mini's pool and rayon's (null when rayon is not built).
