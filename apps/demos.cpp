@@ -68,8 +68,7 @@ void add_options(app::Args& cli, Options& o) {
             "milliseconds of sleep before each measurement (default 20), so that the previous "
             "column's threads go idle",
             {0, 1000});
-    cli.add("--watchdog", o.watchdog_s, "seconds without progress before exiting 3",
-            {0.1, 3600.0});
+    cli.add("--watchdog", o.watchdog_s, "seconds without progress before exiting 3", {0.1, 3600.0});
 }
 
 bool chosen(const Options& o, const char* name) {
@@ -153,9 +152,9 @@ bool judge(Run& r) {
             if (v.empty()) continue;
             names.push_back(impl_names[c]);
             const bool steady = std::all_of(v.begin(), v.end(), [&](auto x) { return x == v[0]; });
-            row.note[c] = !steady                ? "differs between runs"
+            row.note[c] = !steady              ? "differs between runs"
                           : e.program->numeric ? fmt::format("{}", v[0])
-                                                 : fmt::format("{:016x}", v[0]);
+                                               : fmt::format("{:016x}", v[0]);
             seen.insert(seen.end(), v.begin(), v.end());
         }
         const bool equal =
@@ -165,8 +164,7 @@ bool judge(Run& r) {
         row.label = !e.checked ? "  result: CHECK FAILED"
                     : equal    ? "  result: " + who
                                : "  result: NOT EQUAL";
-        if (!equal)
-            fmt::print("WRONG: {}: the columns' results differ\n", e.program->name);
+        if (!equal) fmt::print("WRONG: {}: the columns' results differ\n", e.program->name);
         all_ok &= equal && e.checked;
     }
     return all_ok;
@@ -198,8 +196,7 @@ int main(int argc, char** argv) {
     }
     app::banner("demos");
     fmt::print("{} threads, {} runs, sizes: {}; busy threads: {}\n", o.threads, o.runs,
-               o.size == "small" ? "small (--size small)" : "rayon-demo's bench sizes",
-               o.busy_n);
+               o.size == "small" ? "small (--size small)" : "rayon-demo's bench sizes", o.busy_n);
 #if MINI_HAVE_RAYON
     fmt::print("{}\n", rayon_side_version());
     rayon_side::Pool rpool(o.threads);

@@ -42,8 +42,7 @@ struct Board {
         const std::size_t r = cell / cols, c = cell % cols;
         unsigned n = 0;
         for (std::size_t i = r > 0 ? r - 1 : r; i <= r + 1 && i < rows; ++i)
-            for (std::size_t j = c > 0 ? c - 1 : c; j <= c + 1 && j < cols; ++j)
-                n += alive(i, j);
+            for (std::size_t j = c > 0 ? c - 1 : c; j <= c + 1 && j < cols; ++j) n += alive(i, j);
         n -= cells[cell];
         return std::uint8_t(n == 3 || (n == 2 && cells[cell]));
     }
@@ -56,9 +55,10 @@ struct Board {
 
     // ANCHOR: next
     Board next_parallel() const {
-        return {rows, cols, mini::par_range(std::size_t{0}, cells.size())
-                                .map([this](std::size_t cell) { return successor(cell); })
-                                .collect_vec()};
+        return {rows, cols,
+                mini::par_range(std::size_t{0}, cells.size())
+                    .map([this](std::size_t cell) { return successor(cell); })
+                    .collect_vec()};
     }
     // ANCHOR_END: next
 };

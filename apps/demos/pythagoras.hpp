@@ -58,9 +58,8 @@ std::uint32_t parallel_sum(Bounds b, Hint hint) {
 inline std::uint32_t mini_sum(Bounds b, Hint h) {
     switch (h) {
     case Hint::faux_serial:
-        return parallel_sum(b, [](auto it) {
-            return it.with_min_len(std::numeric_limits<std::size_t>::max());
-        });
+        return parallel_sum(
+            b, [](auto it) { return it.with_min_len(std::numeric_limits<std::size_t>::max()); });
     case Hint::full:
         return parallel_sum(b, [](auto it) { return it.with_max_len(1); });
     default:
