@@ -54,10 +54,12 @@ struct Program {
 inline const rayon_side_pool* rayon_pool(const Where& w) {
     return static_cast<const rayon_side_pool*>(w.rayon);
 }
-inline Outcome from_rust(rayon_side_demo_outcome o) { return {o.secs, o.result, o.ok}; }
+inline Outcome from_rust(rayon_side_demo_outcome o) {
+    return {o.secs, o.result, o.ok};
+}
 #define DEMOS_RAYON(call) from_rust(call)
 #else
-#define DEMOS_RAYON(call) Outcome{}
+#define DEMOS_RAYON(call) (Outcome{}) // the column is not built: never run
 #endif
 
 inline Outcome run_quicksort(int column, const Sizes& s, const Where& w) {
@@ -83,8 +85,7 @@ Outcome run_pythagoras(int column, const Sizes& s, const Where& w) {
 inline Outcome run_life(int column, const Sizes& s, const Where& w) {
     if (column == cmp::serial) return life::serial(s.life);
     if (column == cmp::workbook) return life::on_mini(w.pool, s.life);
-    return DEMOS_RAYON(
-        rayon_side_demo_life(rayon_pool(w), s.life.rows, s.life.cols, s.life.gens));
+    return DEMOS_RAYON(rayon_side_demo_life(rayon_pool(w), s.life.rows, s.life.cols, s.life.gens));
 }
 #undef DEMOS_RAYON
 
@@ -93,20 +94,17 @@ inline std::string pythagoras_label(const Sizes& s, const char* hint) {
 }
 
 inline const std::array<Program, 6> programs{{
-    {"quicksort",
-     [](const Sizes& s) { return fmt::format("quicksort, {} u32 [ms]", s.sort_n); }, false,
-     run_quicksort},
-    {"mergesort",
-     [](const Sizes& s) { return fmt::format("mergesort, {} u32 [ms]", s.sort_n); }, false,
-     run_mergesort},
+    {"quicksort", [](const Sizes& s) { return fmt::format("quicksort, {} u32 [ms]", s.sort_n); },
+     false, run_quicksort},
+    {"mergesort", [](const Sizes& s) { return fmt::format("mergesort, {} u32 [ms]", s.sort_n); },
+     false, run_mergesort},
     {"pythagoras", [](const Sizes& s) { return pythagoras_label(s, "no length hint"); }, true,
      run_pythagoras<pythagoras::Hint::none>},
     {"pythagoras_faux_serial",
      [](const Sizes& s) { return pythagoras_label(s, "with_min_len(max) both"); }, true,
      run_pythagoras<pythagoras::Hint::faux_serial>},
-    {"pythagoras_full",
-     [](const Sizes& s) { return pythagoras_label(s, "with_max_len(1) both"); }, true,
-     run_pythagoras<pythagoras::Hint::full>},
+    {"pythagoras_full", [](const Sizes& s) { return pythagoras_label(s, "with_max_len(1) both"); },
+     true, run_pythagoras<pythagoras::Hint::full>},
     {"life",
      [](const Sizes& s) {
          return fmt::format("life, {}x{}, {} generations [ms]", s.life.rows, s.life.cols,
