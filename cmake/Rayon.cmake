@@ -70,6 +70,8 @@ endif()
 if(MINI_HAVE_RAYON)
     set_property(GLOBAL APPEND PROPERTY MINI_OPTIONAL_BUILT rayon)
     set(_lib ${CMAKE_CURRENT_BINARY_DIR}/librayon_side.a)
+    # src/lib.rs and its modules (src/demos/: the demo programs of `demos`)
+    file(GLOB_RECURSE _sources CONFIGURE_DEPENDS ${MINI_RAYON_CRATE}/src/*.rs)
     add_custom_command(OUTPUT ${_lib}
         COMMAND ${CMAKE_COMMAND} -E env --unset=RUSTFLAGS --unset=CARGO_BUILD_TARGET
                 CARGO_HOME=${MINI_CARGO_TARGET_DIR}/home RUSTC=${MINI_RUSTC}
@@ -78,8 +80,7 @@ if(MINI_HAVE_RAYON)
         COMMAND ${CMAKE_COMMAND} -E copy ${MINI_CARGO_TARGET_DIR}/release/librayon_side.a ${_lib}
         WORKING_DIRECTORY ${MINI_RAYON_CRATE} # where cargo finds .cargo/config.toml
         DEPENDS ${MINI_RAYON_CRATE}/Cargo.toml ${MINI_RAYON_CRATE}/Cargo.lock
-                ${MINI_RAYON_CRATE}/src/lib.rs ${MINI_RAYON_CRATE}/src/sort.rs
-                ${MINI_RAYON_CRATE}/.cargo/config.toml
+                ${_sources} ${MINI_RAYON_CRATE}/.cargo/config.toml
         COMMENT "rayon: cargo build --release --offline (compiles once for every build tree)"
         VERBATIM)
     add_custom_target(rayon_side_build DEPENDS ${_lib})

@@ -1,6 +1,6 @@
 // rayon itself behind a C ABI: the functions of the Rust crate in this folder (src/lib.rs says
-// what each one does). Linked into `splits` and `compare` only, when cmake/Rayon.cmake builds it
-// (MINI_HAVE_RAYON). A panic in Rust aborts the process; nothing unwinds into C++.
+// what each one does). Linked into `splits`, `compare` and `demos` only, when cmake/Rayon.cmake
+// builds it (MINI_HAVE_RAYON). A panic in Rust aborts the process; nothing unwinds into C++.
 #pragma once
 
 #include <stdbool.h>
@@ -41,6 +41,22 @@ void rayon_side_sort_u64(const rayon_side_pool* pool, uint64_t* values, size_t l
 // Strings of the seeds' decimal digits, sorted; *secs: the sort's time; returns their checksum.
 uint64_t rayon_side_sort_strings(const rayon_side_pool* pool, const uint64_t* seeds, size_t len,
                                  bool stable, double* secs);
+
+// rayon-demo's programs (src/demos/, apps/demos/): each makes its input from the seeded
+// generator, times its parallel part inside the pool's install, and returns the time in
+// seconds, its result (a number or a fingerprint) and its own check, as demos::Outcome.
+typedef struct rayon_side_demo_outcome {
+    double secs;
+    uint64_t result;
+    bool ok;
+} rayon_side_demo_outcome;
+rayon_side_demo_outcome rayon_side_demo_quicksort(const rayon_side_pool* pool, size_t n);
+rayon_side_demo_outcome rayon_side_demo_mergesort(const rayon_side_pool* pool, size_t n);
+// hint: 0 none, 1 with_min_len(usize::MAX) on both ranges, 2 with_max_len(1) on both.
+rayon_side_demo_outcome rayon_side_demo_pythagoras(const rayon_side_pool* pool, uint32_t m_end,
+                                                   uint32_t c_max, uint32_t hint);
+rayon_side_demo_outcome rayon_side_demo_life(const rayon_side_pool* pool, size_t rows,
+                                             size_t cols, size_t gens);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,8 @@ use std::os::raw::{c_char, c_uint};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod sort; // compare's sort rows
+/// rayon-demo's programs, for the driver `demos` (apps/demos.cpp).
+pub mod demos;
 
 /// The leaf of `fib`: the C++ driver passes `app::fib_leaf` itself, so that rayon and the
 /// workbook run the very same leaves and only the runtimes differ.
