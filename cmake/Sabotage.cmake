@@ -16,10 +16,14 @@ option(REDUCE_SWAPPED  "par_iter: the bridge reduces right before left"         
 option(COLLECT_NO_RELEASE "par_iter: collect's result keeps ownership after the vector takes it" OFF)
 option(BROADCAST_VIA_INJECTOR "broadcast: the N copies go into the shared injector, not one per worker" OFF)
 option(NO_BROADCAST_WAKE "broadcast: push the copies into the workers' queues but wake nobody" OFF)
+option(BRIDGE_NO_GUARD "par_bridge: a worker re-entering the bridge blocks on the lock it holds" OFF)
+option(FOLD_ONE_ACC    "fold: every leaf folds into one shared accumulator"          OFF)
+option(TRY_NO_FULL     "try_reduce: an error stops its own leaf only, not the others" OFF)
 
 set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED TOUCH_AFTER_SET
     BLOCK_CROSS COUNT_AFTER_PUSH RETHROW_EARLY SKIP_LATCH_SLEEPY SKIP_JEC_CHECK
-    IGNORE_FULL REDUCE_SWAPPED COLLECT_NO_RELEASE BROADCAST_VIA_INJECTOR NO_BROADCAST_WAKE)
+    IGNORE_FULL REDUCE_SWAPPED COLLECT_NO_RELEASE BROADCAST_VIA_INJECTOR NO_BROADCAST_WAKE
+    BRIDGE_NO_GUARD FOLD_ONE_ACC TRY_NO_FULL)
 
 if(BLOCK_WAIT AND NO_STEAL_WAIT)
     message(FATAL_ERROR

@@ -12,6 +12,11 @@
 #include <vector>
 
 #include <mini/iter/adaptors.hpp>
+#include <mini/iter/filter_map.hpp>
+#include <mini/iter/flat_map.hpp>
+#include <mini/iter/flat_map_iter.hpp>
+#include <mini/iter/fold.hpp>
+#include <mini/iter/map_with.hpp>
 #include <mini/iter/sources.hpp>
 
 namespace mini {

@@ -30,6 +30,15 @@ template <class Base, class F> class Map;
 template <class Base, class P> class Filter;
 template <class Base> class Enumerate;
 template <class Base> class Bounded;
+// Chapter 14's: the unindexed and stateful adaptors, their helpers and terminals.
+template <class Base, class F> class FilterMap;
+template <class Base, class F> class FlatMap;
+template <class Base, class F> class FlatMapIter;
+template <class Base, class Id, class F> class Fold;
+template <class Base, class Init, class F> class MapInit;
+template <class T> struct CopyOf;
+struct AsParIter;
+template <class Init, class F> struct ForEachInitConsumer;
 
 // The value an item holds: what sum, find_any and collect_vec give.
 template <class It>
@@ -58,6 +67,15 @@ public:
     Enumerate<D> enumerate() const { return Enumerate<D>{self()}; }
     Bounded<D> with_min_len(std::size_t n) const { return {self(), n, max_of_size}; }
     Bounded<D> with_max_len(std::size_t n) const { return {self(), 1, n}; }
+    // Unindexed and stateful adaptors (chapter 14).
+    template <class F> FilterMap<D, F> filter_map(F f) const { return {self(), std::move(f)}; }
+    template <class F> FlatMap<D, F> flat_map(F f) const { return {self(), std::move(f)}; }
+    template <class F> FlatMapIter<D, F> flat_map_iter(F f) const { return {self(), std::move(f)}; }
+    template <class F = AsParIter> FlatMap<D, F> flatten() const { return {self(), F{}}; }
+    template <class Id, class F> Fold<D, Id, F> fold(Id id, F op) const { return {self(), std::move(id), std::move(op)}; }
+    template <class T, class F> Fold<D, CopyOf<T>, F> fold_with(T init, F op) const { return {self(), {std::move(init)}, std::move(op)}; }
+    template <class I, class F> MapInit<D, I, F> map_init(I init, F f) const { return {self(), std::move(init), std::move(f)}; }
+    template <class T, class F> MapInit<D, CopyOf<T>, F> map_with(T value, F f) const { return {self(), {std::move(value)}, std::move(f)}; }
 
     // Terminals.
     template <class F>
@@ -116,6 +134,10 @@ public:
         }
     }
     // ANCHOR_END: collect_vec
+
+    // Unindexed and stateful terminals (chapter 14).
+    template <class I, class F> void for_each_init(I init, F op) const { run(ForEachInitConsumer<I, F>(&init, &op)); }
+    template <class T, class F> void for_each_with(T value, F op) const { for_each_init(CopyOf<T>{std::move(value)}, std::move(op)); }
 
 private:
     static constexpr std::size_t max_of_size = std::numeric_limits<std::size_t>::max();
