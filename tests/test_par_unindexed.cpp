@@ -15,10 +15,15 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <variant>
 #include <vector>
 
 #include "helpers.hpp"
@@ -61,6 +66,17 @@ struct LeafCount {
     Folder into_folder() const { return {}; }
     bool full() const { return false; }
 };
+
+constexpr std::uint64_t octillion = std::uint64_t{1} << 62; // as many as fit; rayon's is 10^27
+
+// The octillion tests' watchdog: the call is one step, so progress never moves.
+mini::Watchdog octillion_dog(const char* what) {
+    return mini::Watchdog(what, test::watchdog_time, [] { return std::uint64_t{0}; },
+                          [] { return std::string("the call has not returned"); });
+}
+
+using Res = mini::Result<std::uint64_t, std::string>;
+using Done = mini::Result<std::monostate, std::string>;
 
 } // namespace
 
@@ -250,4 +266,184 @@ TEST_CASE("init runs once per leaf: the init count equals the leaf count", "[uni
             }
         });
     }
+}
+
+// rayon's try_for_each, try_reduce and try_fold doctests (iter/mod.rs), and each on every size.
+TEST_CASE("try_for_each gives the first failure or success", "[unindexed]") {
+    on_1_2_4([] {
+        for (std::size_t n : sizes) {
+            INFO("n = " << n);
+            std::atomic<std::size_t> seen{0};
+            auto ok = mini::par_range(std::uint64_t{0}, std::uint64_t{n}).try_for_each([&](std::uint64_t) {
+                ++seen;
+                return std::optional<std::monostate>(std::monostate{});
+            });
+            CHECK(ok.has_value());
+            CHECK(seen.load() == n);
+            auto failed = mini::par_range(std::uint64_t{0}, std::uint64_t{n}).try_for_each([n](std::uint64_t x) -> Done {
+                if (x == n * 3 / 4) return mini::err("failed at " + std::to_string(x));
+                return std::monostate{};
+            });
+            CHECK(failed.ok() == (n == 0));
+            if (n > 0) CHECK(failed.error() == "failed at " + std::to_string(n * 3 / 4));
+        }
+    });
+}
+
+TEST_CASE("try_reduce gives the reduction or the first failure", "[unindexed]") {
+    on_1_2_4([] {
+        const std::vector<std::uint64_t> numbers{1, 2, 3, 4, 5, 6};
+        auto sum_squares = mini::par_iter(numbers)
+                               .map([](std::uint64_t x) { return std::optional(x * x); })
+                               .try_reduce([] { return std::uint64_t{0}; }, [](std::uint64_t a, std::uint64_t b) { return std::optional(a + b); });
+        CHECK(sum_squares == std::optional<std::uint64_t>(91));
+        for (std::size_t n : sizes) {
+            INFO("n = " << n);
+            auto sum = mini::par_range(std::uint64_t{0}, std::uint64_t{n})
+                           .map([](std::uint64_t x) { return Res(x); })
+                           .try_reduce([] { return std::uint64_t{0}; }, [](std::uint64_t a, std::uint64_t b) { return Res(a + b); });
+            CHECK((sum.ok() && *sum == n * (n - (n > 0)) / 2));
+            // op itself fails once the sum passes 1000
+            auto capped = mini::par_range(std::uint64_t{0}, std::uint64_t{n})
+                              .map([](std::uint64_t x) { return std::optional(x); })
+                              .try_reduce([] { return std::uint64_t{0}; }, [](std::uint64_t a, std::uint64_t b) {
+                                  return a + b > 1000 ? std::nullopt : std::optional(a + b);
+                              });
+            CHECK(capped.has_value() == (n * (n - (n > 0)) / 2 <= 1000));
+        }
+    });
+}
+
+TEST_CASE("try_fold stops its own leaf, try_reduce after it the others", "[unindexed]") {
+    on_1_2_4([] {
+        for (std::size_t n : sizes) {
+            INFO("n = " << n);
+            auto total = mini::par_range(std::uint64_t{0}, std::uint64_t{n})
+                             .try_fold([] { return std::uint64_t{0}; }, [](std::uint64_t a, std::uint64_t x) { return Res(a + x); })
+                             .try_reduce([] { return std::uint64_t{0}; }, [](std::uint64_t a, std::uint64_t b) { return Res(a + b); });
+            CHECK((total.ok() && *total == n * (n - (n > 0)) / 2));
+            auto failed = mini::par_range(std::uint64_t{0}, std::uint64_t{n})
+                              .try_fold([] { return std::uint64_t{0}; }, [n](std::uint64_t a, std::uint64_t x) {
+                                  return x + 1 == n ? Res(mini::err(std::string("last"))) : Res(a + x);
+                              })
+                              .try_reduce([] { return std::uint64_t{0}; }, [](std::uint64_t a, std::uint64_t b) { return Res(a + b); });
+            CHECK(failed.ok() == (n == 0));
+        }
+    });
+}
+
+// An error at the very start must stop every other leaf: without the shared flag the others
+// read 2^62 items each (TRY_NO_FULL: the watchdog's exit 3).
+TEST_CASE("try_for_each over 2^62 integers with an error at the start returns: the octillion test", "[unindexed][try_full]") {
+    auto dog = octillion_dog("the octillion try_for_each");
+    const auto r = mini::par_range(std::uint64_t{0}, octillion).try_for_each([](std::uint64_t x) -> Done {
+        if (x == 0) return mini::err(std::string("the first item"));
+        return std::monostate{};
+    });
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error() == "the first item");
+}
+
+TEST_CASE("collect<C> into vectors, maps, sets and strings gives the sequential answer", "[unindexed][order]") {
+    on_1_2_4([] {
+        for (std::size_t n : sizes) {
+            INFO("n = " << n);
+            auto v = iota_vec(n);
+            CHECK(mini::par_iter(v).collect<std::vector<std::uint64_t>>() == v);
+            auto odd = [](std::uint64_t x) { return x % 2 == 1; };
+            std::vector<std::uint64_t> odds;
+            std::copy_if(v.begin(), v.end(), std::back_inserter(odds), odd);
+            CHECK(mini::par_iter(v).filter(odd).collect<std::vector<std::uint64_t>>() == odds);
+            // keys repeat: the last value of each key wins, as a sequential insert_or_assign
+            auto pair = [](std::uint64_t x) { return std::pair(x % 100, x); };
+            std::map<std::uint64_t, std::uint64_t> m;
+            std::unordered_map<std::uint64_t, std::uint64_t> um;
+            for (auto x : v) m.insert_or_assign(x % 100, x), um.insert_or_assign(x % 100, x);
+            CHECK(mini::par_iter(v).map(pair).collect<std::map<std::uint64_t, std::uint64_t>>() == m);
+            CHECK(mini::par_iter(v).map(pair).collect<std::unordered_map<std::uint64_t, std::uint64_t>>() == um);
+            CHECK(mini::par_iter(v).map([](auto x) { return x % 37; }).collect<std::set<std::uint64_t>>() ==
+                  std::set<std::uint64_t>(v.begin(), v.end() - (n > 37 ? n - 37 : 0)));
+            std::string chars, words;
+            for (auto x : v) chars.push_back(char('a' + x % 26)), words += std::to_string(x % 10) + ",";
+            CHECK(mini::par_iter(v).map([](auto x) { return char('a' + x % 26); }).collect<std::string>() == chars);
+            CHECK(mini::par_iter(v).map([](auto x) { return std::to_string(x % 10) + ","; }).collect<std::string>() == words);
+        }
+    });
+}
+
+// rayon: src/option.rs and src/result.rs: collect into Option<Vec<T>> / Result<Vec<T>, E>.
+TEST_CASE("collect<C> into optional<vector> and Result<vector> stops at the first break", "[unindexed][order]") {
+    on_1_2_4([] {
+        for (std::size_t n : sizes) {
+            INFO("n = " << n);
+            auto v = iota_vec(n);
+            auto all = mini::par_iter(v).map([](std::uint64_t x) { return std::optional(x); }).collect<std::optional<std::vector<std::uint64_t>>>();
+            CHECK(all == std::optional(v));
+            auto some = mini::par_iter(v).map([n](std::uint64_t x) { return x == n / 2 ? std::nullopt : std::optional(x); })
+                            .collect<std::optional<std::vector<std::uint64_t>>>();
+            CHECK(some.has_value() == (n == 0));
+            auto ok = mini::par_iter(v).map([](std::uint64_t x) { return Res(x); }).collect<mini::Result<std::vector<std::uint64_t>, std::string>>();
+            CHECK((ok.ok() && *ok == v));
+            auto bad = mini::par_iter(v).map([n](std::uint64_t x) { return x == n / 3 ? Res(mini::err(std::string("bad"))) : Res(x); })
+                           .collect<mini::Result<std::vector<std::uint64_t>, std::string>>();
+            CHECK(bad.ok() == (n == 0));
+            if (n > 0) CHECK(bad.error() == "bad");
+        }
+    });
+}
+
+// rayon: check_extend_items, check_extend_pairs.
+TEST_CASE("par_extend appends in order to vectors, sets and maps", "[unindexed][order]") {
+    on_1_2_4([] {
+        std::vector<int> v(128);
+        std::iota(v.begin(), v.end(), 0);
+        std::vector<int> serial{-1, -2}, parallel{-1, -2};
+        serial.insert(serial.end(), v.begin(), v.end());
+        mini::par_extend(parallel, mini::par_iter(v));
+        CHECK(parallel == serial);
+        for (int i = -128; i < 0; ++i) serial.push_back(i);
+        mini::par_extend(parallel, mini::par_range(-128, 0));
+        CHECK(parallel == serial);
+        for (int i = 0; i < 128; ++i) if (i % 3 == 0) serial.push_back(i);
+        mini::par_extend(parallel, mini::par_iter(v).filter([](int x) { return x % 3 == 0; }));
+        CHECK(parallel == serial);
+        std::set<int> s{1000};
+        mini::par_extend(s, mini::par_iter(v));
+        CHECK(s.size() == 129);
+        std::unordered_set<int> us;
+        mini::par_extend(us, mini::par_range(-128, 0));
+        CHECK(us.size() == 128);
+        std::map<int, int> m;
+        mini::par_extend(m, mini::par_iter(v).map([](int x) { return std::pair(x, x * x); }));
+        CHECK((m.size() == 128 && m[11] == 121));
+    });
+}
+
+// rayon: check_unzip, check_partition, check_partition_map.
+TEST_CASE("unzip, partition and partition_map give the sequential answer", "[unindexed][order]") {
+    on_1_2_4([] {
+        for (std::size_t n : sizes) {
+            INFO("n = " << n);
+            auto v = iota_vec(n);
+            std::vector<std::uint64_t> idx, sq, thirds, rest;
+            for (auto x : v) idx.push_back(x), sq.push_back(x * x), (x % 3 == 0 ? thirds : rest).push_back(x);
+            auto squares = mini::par_iter(v).map([](std::uint64_t x) { return x * x; });
+            auto [a, b] = squares.enumerate().unzip();
+            CHECK((a == std::vector<std::size_t>(idx.begin(), idx.end()) && b == sq));
+            auto [c, d] = squares.enumerate().unzip<std::unordered_set<std::size_t>, std::vector<std::uint64_t>>();
+            CHECK((c.size() == n && d == sq));
+            auto [e, f] = mini::par_iter(v).filter_map([](std::uint64_t x) { return std::optional(std::pair(x, x * x)); }).unzip();
+            CHECK((e == v && f == sq));
+            auto [g, h] = mini::par_iter(v).partition([](std::uint64_t x) { return x % 3 == 0; });
+            CHECK((g == thirds && h == rest));
+        }
+        const std::vector<std::string> input{"a", "b", "c", "1", "2", "3", "x", "y", "z"};
+        auto [nums, letters] = mini::par_iter(input).partition_map<std::vector<int>, std::string>(
+            [](const std::string& s) -> std::variant<int, std::string> {
+                if (s[0] >= '0' && s[0] <= '9') return std::stoi(s);
+                return s;
+            });
+        CHECK(nums == std::vector<int>{1, 2, 3});
+        CHECK(letters == "abcxyz");
+    });
 }

@@ -17,6 +17,11 @@
 #include <mini/iter/flat_map_iter.hpp>
 #include <mini/iter/fold.hpp>
 #include <mini/iter/map_with.hpp>
+#include <mini/iter/try_fold.hpp>
+#include <mini/iter/try_reduce.hpp>
+#include <mini/iter/collect_into.hpp>
+#include <mini/iter/unzip.hpp>
+#include <mini/result.hpp>
 #include <mini/iter/sources.hpp>
 
 namespace mini {
@@ -40,5 +45,8 @@ iter::SliceIter<T> par_iter(std::span<T, E> s) { return iter::SliceIter<T>(std::
 template <std::integral I>
 iter::RangeIter<I> par_range(I begin, I end) { return {begin, end}; }
 inline iter::WideRangeIter par_range(iter::u128 begin, iter::u128 end) { return {begin, end}; }
+
+// par_extend(c, iter): iter's items appended to the container c, in order (chapter 14).
+using iter::par_extend;
 
 } // namespace mini
