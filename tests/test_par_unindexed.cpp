@@ -7,13 +7,19 @@
 // Tags: [fold_one_acc] needs one accumulator per leaf (FOLD_ONE_ACC breaks it), [try_full] needs
 // an error to stop the other leaves (TRY_NO_FULL), [bridge_guard] the par_bridge guard
 // (BRIDGE_NO_GUARD), [order] the reducer's left-before-right (REDUCE_SWAPPED).
+#include <mini/broadcast.hpp>
 #include <mini/par.hpp>
+#include <mini/yield.hpp>
 #include <instrument/watchdog.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <istream>
+#include <ranges>
+#include <sstream>
 #include <cstdint>
 #include <map>
 #include <numeric>
@@ -74,6 +80,70 @@ mini::Watchdog octillion_dog(const char* what) {
     return mini::Watchdog(what, test::watchdog_time, [] { return std::uint64_t{0}; },
                           [] { return std::string("the call has not returned"); });
 }
+
+// Which item's next() each worker is inside, plus one (0: none). par_bridge calls next() under
+// its lock, so a worker inside it holds that bridge's lock: what the watchdog reports.
+std::array<std::atomic<std::size_t>, 16> in_next{};
+std::atomic<std::uint64_t> nexts_done{0};
+
+// rayon's once_with(|| rayon::join(|| i, || i.to_string())): one item, made by a join when it is
+// read, i.e. under the bridge's lock.
+struct JoinOnce : std::ranges::view_base {
+    struct iterator {
+        using value_type = std::pair<std::size_t, std::string>;
+        using difference_type = std::ptrdiff_t;
+        std::size_t i = 0;
+        bool end = true;
+        value_type operator*() const {
+            const std::size_t w = mini::WorkerThread::current()->index();
+            in_next[w % in_next.size()] = i + 1;
+            auto [a, b] = mini::join([&] { return i; }, [&] { return std::to_string(i); });
+            in_next[w % in_next.size()] = 0;
+            ++nexts_done;
+            return {a, std::move(b)};
+        }
+        iterator& operator++() { end = true; return *this; }
+        void operator++(int) { ++*this; }
+        bool operator==(const iterator& o) const { return end == o.end; }
+    };
+    std::size_t i = 0;
+    iterator begin() const { return {i, false}; }
+    iterator end() const { return {i, true}; }
+};
+
+std::string who_holds_a_bridge_lock() {
+    std::string out;
+    for (std::size_t w = 0; w < in_next.size(); ++w)
+        if (std::size_t i = in_next[w].load(); i > 0)
+            out += "worker " + std::to_string(w) + " holds the par_bridge's lock of item " + std::to_string(i - 1) +
+                   ": it entered the iterator's next() (which uses the pool) and has not returned. ";
+    return out.empty() ? "no worker is inside a par_bridge's next()" : out;
+}
+
+// Items 0..n-1; reading one runs, under the bridge's lock, every job of the reader's own deque
+// (yield_local): on a one-thread pool those are the other pieces of the same bridge, which the
+// bridge pushed before its first leaf took the lock. The forced form of rayon #690.
+struct YieldingRange : std::ranges::view_base {
+    struct iterator {
+        using value_type = std::size_t;
+        using difference_type = std::ptrdiff_t;
+        std::size_t i = 0;
+        std::size_t operator*() const {
+            const std::size_t w = mini::WorkerThread::current()->index();
+            in_next[w % in_next.size()] = i + 1;
+            while (mini::yield_local() == mini::Yield::executed) {}
+            in_next[w % in_next.size()] = 0;
+            ++nexts_done;
+            return i;
+        }
+        iterator& operator++() { ++i; return *this; }
+        void operator++(int) { ++*this; }
+        bool operator==(const iterator& o) const { return i == o.i; }
+    };
+    std::size_t n = 0;
+    iterator begin() const { return {0}; }
+    iterator end() const { return {n}; }
+};
 
 using Res = mini::Result<std::uint64_t, std::string>;
 using Done = mini::Result<std::monostate, std::string>;
@@ -446,4 +516,65 @@ TEST_CASE("unzip, partition and partition_map give the sequential answer", "[uni
         CHECK(nums == std::vector<int>{1, 2, 3});
         CHECK(letters == "abcxyz");
     });
+}
+
+TEST_CASE("par_bridge gives every item once, from iterators and ranges", "[unindexed]") {
+    on_1_2_4([] {
+        for (std::size_t n : sizes) {
+            INFO("n = " << n);
+            auto v = iota_vec(n);
+            auto got = mini::par_bridge(v.begin(), v.end()).collect_vec();
+            std::sort(got.begin(), got.end());
+            CHECK(got == v);
+            CHECK(mini::par_bridge(v).map([](std::uint64_t x) { return x * 2; }).sum() == n * (n - (n > 0)));
+            CHECK(mini::par_bridge(std::views::iota(std::uint64_t{0}, std::uint64_t{n})).count() == n);
+            auto found = mini::par_bridge(std::views::iota(std::uint64_t{0})).find_any([n](std::uint64_t x) { return x == n; });
+            CHECK(found == std::optional<std::uint64_t>(n)); // an endless range stops at full()
+        }
+        // rayon's doctest: lines of a std::istream
+        std::stringstream in;
+        for (int i = 0; i < 1000; ++i) in << "line " << i << "\n";
+        std::set<std::string> lines;
+        for (auto& l : mini::par_bridge(std::istream_iterator<std::string>(in), std::istream_iterator<std::string>()).collect_vec()) lines.insert(l);
+        CHECK(lines.size() == 1001); // "line" and the 1000 numbers
+    });
+}
+
+// The guard, forced: one thread, so the other pieces of the bridge wait in the reader's own deque,
+// and next() runs them while it holds the lock. Each returns at once (this worker has been here);
+// without the guard the first locks again and the thread waits for itself (BRIDGE_NO_GUARD: the
+// watchdog's exit 3 names the lock).
+TEST_CASE("par_bridge: a worker inside next() that reaches the same bridge again does not block on itself",
+          "[unindexed][bridge_guard]") {
+    test::Pool pool(1);
+    mini::Watchdog dog("the par_bridge whose next() runs its own pieces", test::watchdog_time,
+                       [] { return nexts_done.load(); }, [] { return who_holds_a_bridge_lock(); });
+    pool.install([] {
+        auto got = mini::par_bridge(YieldingRange{{}, 100}).collect_vec();
+        std::sort(got.begin(), got.end());
+        std::vector<std::size_t> expected(100);
+        std::iota(expected.begin(), expected.end(), std::size_t{0});
+        CHECK(got == expected);
+    });
+}
+
+// rayon: tests/par_bridge_recursion.rs. The bridge's iterator joins under the bridge's lock;
+// while its worker waits for the stolen half it may run another piece of the same bridge, which
+// without the guard locks again and deadlocks (rayon #690; BRIDGE_NO_GUARD: the watchdog's
+// exit 3 names the lock).
+TEST_CASE("par_bridge over an iterator that joins: the recursion test", "[unindexed][bridge_guard]") {
+    constexpr std::size_t N = 100000;
+    std::vector<std::pair<std::size_t, std::string>> seq;
+    for (std::size_t i = 0; i < N; ++i) seq.emplace_back(i, std::to_string(i));
+    test::Pool pool(10);
+    mini::Watchdog dog("the par_bridge recursion", test::watchdog_time, [] { return nexts_done.load(); },
+                       [] { return who_holds_a_bridge_lock(); });
+    auto results = pool.broadcast([&](mini::BroadcastContext) {
+        auto par = mini::par_range(std::size_t{0}, N)
+                       .flat_map([](std::size_t i) { return mini::par_bridge(JoinOnce{{}, i}); })
+                       .collect_vec();
+        std::sort(par.begin(), par.end());
+        return par == seq;
+    });
+    for (bool same : results) CHECK(same);
 }

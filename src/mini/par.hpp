@@ -21,6 +21,7 @@
 #include <mini/iter/try_reduce.hpp>
 #include <mini/iter/collect_into.hpp>
 #include <mini/iter/unzip.hpp>
+#include <mini/iter/par_bridge.hpp>
 #include <mini/result.hpp>
 #include <mini/iter/sources.hpp>
 
