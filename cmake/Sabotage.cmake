@@ -18,11 +18,15 @@ option(BROADCAST_VIA_INJECTOR "broadcast: the N copies go into the shared inject
 option(NO_BROADCAST_WAKE "broadcast: push the copies into the workers' queues but wake nobody" OFF)
 option(MERGE_SPLIT_INCONSISTENT "par_sort: par_merge's second half cuts the right run at another point than the first" OFF)
 option(QUICKSORT_NO_JOIN "par_sort_unstable: both partitions sorted one after the other, without join" OFF)
+option(BRIDGE_NO_GUARD "par_bridge: a worker re-entering the bridge blocks on the lock it holds" OFF)
+option(FOLD_ONE_ACC    "fold: every leaf folds into one shared accumulator"          OFF)
+option(TRY_NO_FULL     "try_reduce: an error stops its own leaf only, not the others" OFF)
 
 set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED TOUCH_AFTER_SET
     BLOCK_CROSS COUNT_AFTER_PUSH RETHROW_EARLY SKIP_LATCH_SLEEPY SKIP_JEC_CHECK
     IGNORE_FULL REDUCE_SWAPPED COLLECT_NO_RELEASE BROADCAST_VIA_INJECTOR NO_BROADCAST_WAKE
-    MERGE_SPLIT_INCONSISTENT QUICKSORT_NO_JOIN)
+    MERGE_SPLIT_INCONSISTENT QUICKSORT_NO_JOIN
+    BRIDGE_NO_GUARD FOLD_ONE_ACC TRY_NO_FULL)
 
 if(BLOCK_WAIT AND NO_STEAL_WAIT)
     message(FATAL_ERROR

@@ -16,6 +16,17 @@
 #include <vector>
 
 #include <mini/iter/adaptors.hpp>
+#include <mini/iter/filter_map.hpp>
+#include <mini/iter/flat_map.hpp>
+#include <mini/iter/flat_map_iter.hpp>
+#include <mini/iter/fold.hpp>
+#include <mini/iter/map_with.hpp>
+#include <mini/iter/try_fold.hpp>
+#include <mini/iter/try_reduce.hpp>
+#include <mini/iter/collect_into.hpp>
+#include <mini/iter/unzip.hpp>
+#include <mini/iter/par_bridge.hpp>
+#include <mini/result.hpp>
 #include <mini/iter/sources.hpp>
 #include <mini/slice/sort.hpp>
 
@@ -58,5 +69,8 @@ auto par_range(A begin, B end) {
     return par_range(iter::exact_cast<I>(begin), iter::exact_cast<I>(end));
 }
 // ANCHOR_END: par_range
+
+// par_extend(c, iter): iter's items appended to the container c, in order (chapter 14).
+using iter::par_extend;
 
 } // namespace mini

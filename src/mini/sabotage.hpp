@@ -31,6 +31,9 @@ inline constexpr bool broadcast_via_injector = MINI_BROADCAST_VIA_INJECTOR; // c
 inline constexpr bool no_broadcast_wake = MINI_NO_BROADCAST_WAKE; // chapter 12: pool.cpp
 inline constexpr bool merge_split_inconsistent = MINI_MERGE_SPLIT_INCONSISTENT; // chapter 15: slice/merge.hpp
 inline constexpr bool quicksort_no_join = MINI_QUICKSORT_NO_JOIN; // chapter 15: slice/quicksort.hpp
+inline constexpr bool bridge_no_guard = MINI_BRIDGE_NO_GUARD; // chapter 14: iter/par_bridge.hpp
+inline constexpr bool fold_one_acc = MINI_FOLD_ONE_ACC;       // chapter 14: iter/fold.hpp
+inline constexpr bool try_no_full = MINI_TRY_NO_FULL;         // chapter 14: iter/try_reduce.hpp
 
 // Both change how join's owner waits for B: BLOCK_WAIT waits at once, skipping the pop-back loop
 // that holds NO_STEAL_WAIT's line, so with both on NO_STEAL_WAIT would never run.

@@ -30,6 +30,19 @@ template <class Base, class F> class Map;
 template <class Base, class P> class Filter;
 template <class Base> class Enumerate;
 template <class Base> class Bounded;
+// Chapter 14's: the unindexed and stateful adaptors, their helpers and terminals.
+template <class Base, class F> class FilterMap;
+template <class Base, class F> class FlatMap;
+template <class Base, class F> class FlatMapIter;
+template <class Base, class Id, class F> class Fold;
+template <class Base, class Init, class F> class MapInit;
+template <class T> struct CopyOf;
+struct AsParIter;
+template <class Init, class F> struct ForEachInitConsumer;
+template <class Base, class Id, class F> class TryFold;
+template <class D> struct TryTerminals;
+template <class D> struct CollectInto;
+template <class D> struct UnzipTerminals;
 
 // The value an item holds: what sum and collect_vec give.
 template <class It>
@@ -69,6 +82,16 @@ public:
     Enumerate<D> enumerate() const { return Enumerate<D>{self()}; }
     Bounded<D> with_min_len(std::size_t n) const { return {self(), n, max_of_size}; }
     Bounded<D> with_max_len(std::size_t n) const { return {self(), 1, n}; }
+    // Unindexed and stateful adaptors (chapter 14).
+    template <class F> FilterMap<D, F> filter_map(F f) const { return {self(), std::move(f)}; }
+    template <class F> FlatMap<D, F> flat_map(F f) const { return {self(), std::move(f)}; }
+    template <class F> FlatMapIter<D, F> flat_map_iter(F f) const { return {self(), std::move(f)}; }
+    template <class F = AsParIter> FlatMap<D, F> flatten() const { return {self(), F{}}; }
+    template <class Id, class F> Fold<D, Id, F> fold(Id id, F op) const { return {self(), std::move(id), std::move(op)}; }
+    template <class T, class F> Fold<D, CopyOf<T>, F> fold_with(T init, F op) const { return {self(), {std::move(init)}, std::move(op)}; }
+    template <class I, class F> MapInit<D, I, F> map_init(I init, F f) const { return {self(), std::move(init), std::move(f)}; }
+    template <class T, class F> MapInit<D, CopyOf<T>, F> map_with(T value, F f) const { return {self(), {std::move(value)}, std::move(f)}; }
+    template <class Id, class F> TryFold<D, Id, F> try_fold(Id id, F op) const { return {self(), std::move(id), std::move(op)}; }
 
     // Terminals.
     template <class F>
@@ -126,6 +149,16 @@ public:
         }
     }
     // ANCHOR_END: collect_vec
+
+    // Unindexed and stateful terminals (chapter 14).
+    template <class I, class F> void for_each_init(I init, F op) const { run(ForEachInitConsumer<I, F>(&init, &op)); }
+    template <class T, class F> void for_each_with(T value, F op) const { for_each_init(CopyOf<T>{std::move(value)}, std::move(op)); }
+    template <class Id, class Op> auto try_reduce(Id id, Op op) const { return TryTerminals<D>::try_reduce(self(), std::move(id), std::move(op)); }
+    template <class F> auto try_for_each(F f) const { return TryTerminals<D>::try_for_each(self(), std::move(f)); }
+    template <class C> C collect() const { return CollectInto<D>::template into<C>(self()); }
+    template <class A = void, class B = void> auto unzip() const { return UnzipTerminals<D>::template unzip<A, B>(self()); }
+    template <class A = void, class B = void, class P> auto partition(P pred) const { return UnzipTerminals<D>::template partition<A, B>(self(), std::move(pred)); }
+    template <class A = void, class B = void, class F> auto partition_map(F f) const { return UnzipTerminals<D>::template partition_map<A, B>(self(), std::move(f)); }
 
 private:
     static constexpr std::size_t max_of_size = std::numeric_limits<std::size_t>::max();
