@@ -9,6 +9,7 @@
 
 #include <concepts>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include <mini/iter/adaptors.hpp>
@@ -74,9 +75,27 @@ void par_chunks(std::vector<T, A>&&, std::size_t) = delete;
 template <class T, class A>
 void par_chunks_exact(std::vector<T, A>&&, std::size_t) = delete;
 
-// Items begin, begin + 1, ..., end - 1 (none if end <= begin).
-template <std::integral I>
-iter::RangeIter<I> par_range(I begin, I end) { return {begin, end}; }
-inline iter::WideRangeIter par_range(iter::u128 begin, iter::u128 end) { return {begin, end}; }
+// ANCHOR: par_range
+// Items begin, begin + 1, ..., end - 1 (none if end <= begin), of the bounds' one type I: rayon's
+// Range<T> has one T. 128-bit ranges may be longer than std::size_t can count: not indexed.
+template <iter::range_integer I>
+auto par_range(I begin, I end) {
+    if constexpr (iter::wide_integer<I>) return iter::WideRangeIter<I>(begin, end);
+    else return iter::RangeIter<I>(begin, end);
+}
+// Bounds of two types: an `int` takes the other bound's type, as a Rust literal does in
+// (0..v.len()), so par_range(0, v.size()) is a range of std::size_t. Without this overload the
+// call would convert both bounds to one type by C++'s own rules, where -5 becomes 2^64 - 5 and
+// the range is silently empty; an int that does not fit the other type throws instead.
+template <iter::range_integer A, iter::range_integer B>
+    requires(!std::same_as<A, B>)
+auto par_range(A begin, B end) {
+    static_assert(std::same_as<A, int> || std::same_as<B, int>,
+                  "mini::par_range: the two bounds have different integer types; cast one of them "
+                  "so that both have the range's type (rayon's Range<T> has one T)");
+    using I = std::conditional_t<std::same_as<A, int>, B, A>;
+    return par_range(iter::exact_cast<I>(begin), iter::exact_cast<I>(end));
+}
+// ANCHOR_END: par_range
 
 } // namespace mini

@@ -5,17 +5,10 @@
 
 #include <concepts>
 #include <cstddef>
-#include <functional>
-#include <type_traits>
 
 #include <mini/iter/plumbing.hpp>
 
 namespace mini::iter {
-
-// TEMPORARY until main's issue-47 item 8 lands in parallel_iterator.hpp: what a search returns.
-template <class Item>
-using found_t = std::conditional_t<std::is_reference_v<Item>,
-                                   std::reference_wrapper<std::remove_reference_t<Item>>, Item>;
 
 template <class P>
 concept IndexedProducer = Producer<P> && requires(const P p, std::size_t i) {

@@ -10,7 +10,6 @@
 #include <optional>
 #include <utility>
 
-#include <mini/iter/indexed.hpp>
 #include <mini/iter/parallel_iterator.hpp>
 
 namespace mini::iter {

@@ -45,9 +45,20 @@ template <bool is_max, class D> auto min_max(const D& it);
 template <bool is_max, class D, class Cmp> auto min_max_by(const D& it, const Cmp& cmp);
 template <bool is_max, class D, class Key> auto min_max_by_key(const D& it, const Key& key);
 
-// The value an item holds: what sum, find_any and collect_vec give.
+// The value an item holds: what sum and collect_vec give.
 template <class It>
 using value_t = std::remove_cvref_t<typename It::Item>;
+
+// ANCHOR: found_t
+// What a search gives back for an item: the item itself, or for an item T& (par_iter over a
+// vector) a std::reference_wrapper<T> to the element, as rayon's find_any gives &T: no copy, and
+// move-only elements can be found. std::optional<T&> is not C++20; a std::optional<T> of the
+// value is assignable from the std::optional<std::reference_wrapper<T>>.
+template <class Item>
+using found_t = std::conditional_t<std::is_lvalue_reference_v<Item>,
+                                   std::reference_wrapper<std::remove_reference_t<Item>>,
+                                   std::remove_cvref_t<Item>>;
+// ANCHOR_END: found_t
 
 template <class D>
 class ParallelIterator {
@@ -101,9 +112,9 @@ public:
     }
 
     template <class P>
-    auto find_any(P p) const { // std::optional<value_t<D>>
+    auto find_any(P p) const { // std::optional<found_t<Item>>
         std::atomic<bool> found{false};
-        return run(FindConsumer<value_t<D>, P>(&p, &found));
+        return run(FindConsumer<found_t<typename D::Item>, P>(&p, &found));
     }
     template <class P>
     bool any(P p) const { // rayon: map(p).find_any(bool::clone).is_some()
@@ -141,16 +152,15 @@ public:
     // ANCHOR: collect_vec
     auto collect_vec() const { // std::vector<value_t<D>>
         using V = value_t<D>;
+        static_assert(std::is_constructible_v<V, typename D::Item>,
+                      "mini::collect_vec copies each item into the vector, and this element type "
+                      "cannot be copied: collect references with "
+                      ".map([](auto& x) { return std::ref(x); }).collect_vec()");
         ThreadPool& pool = current_pool();
         auto drive = [&](auto consumer) { return self().drive(pool, std::move(consumer)); };
         if constexpr (D::indexed && std::is_trivially_copyable_v<V> &&
                       std::is_trivially_default_constructible_v<V>) { // into the vector itself
-            auto touch = [&pool](V* data, std::size_t n) { // each page's first write
-                constexpr std::size_t per_page = std::max<std::size_t>(1, 4096 / sizeof(V));
-                mini::for_each(pool, 0, (n + per_page - 1) / per_page,
-                               [data](std::size_t page) { std::construct_at(data + page * per_page); });
-            };
-            return collect_in_place<V>(self().len(), touch, drive);
+            return collect_in_place<V>(self().len(), drive);
         } else if constexpr (D::indexed) { // the length is known: each leaf writes its own slice
             return collect_with_consumer<V>(self().len(), drive);
         } else { // after filter: a vector per leaf, spliced in order, then one vector

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <mini/iter/integers.hpp>
 #include <mini/iter/plumbing.hpp>
 
 namespace mini::iter {
@@ -58,12 +59,8 @@ struct RangeProducer : NoBounds {
 
     // start + i in unsigned arithmetic, which wraps where a signed sum would overflow
     static I offset(I start, std::size_t i) {
-        if constexpr (std::is_signed_v<I>) {
-            using U = std::make_unsigned_t<I>;
-            return static_cast<I>(static_cast<U>(static_cast<U>(start) + static_cast<U>(i)));
-        } else {
-            return static_cast<I>(start + static_cast<I>(i));
-        }
+        using U = unsigned_of<I>;
+        return static_cast<I>(static_cast<U>(static_cast<U>(start) + static_cast<U>(i)));
     }
     std::size_t len() const { return n; }
     Item get(std::size_t i) const { return offset(start, i); }
@@ -88,9 +85,10 @@ struct UnindexedRangeProducer {
     I start, end;
 
     std::pair<UnindexedRangeProducer, std::optional<UnindexedRangeProducer>> split() const {
-        const I len = end - start;
+        using U = unsigned_of<I>; // end - start in I itself overflows for a signed 128-bit range
+        const U len = static_cast<U>(end) - static_cast<U>(start);
         if (len < 2) return {*this, std::nullopt};
-        const I mid = start + len / 2;
+        const I mid = static_cast<I>(static_cast<U>(start) + len / 2);
         return {UnindexedRangeProducer{start, mid}, UnindexedRangeProducer{mid, end}};
     }
     template <Folder<Item> F>
