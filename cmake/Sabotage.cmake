@@ -21,12 +21,16 @@ option(QUICKSORT_NO_JOIN "par_sort_unstable: both partitions sorted one after th
 option(BRIDGE_NO_GUARD "par_bridge: a worker re-entering the bridge blocks on the lock it holds" OFF)
 option(FOLD_ONE_ACC    "fold: every leaf folds into one shared accumulator"          OFF)
 option(TRY_NO_FULL     "try_reduce: an error stops its own leaf only, not the others" OFF)
+option(ZIP_UNEVEN_SPLIT "zip: the second producer is cut one item after the first"  OFF)
+option(FIND_FIRST_ANY  "find_first: any match anywhere stops a leaf, left of it or not" OFF)
+option(CHUNK_SPLIT_UNALIGNED "par_chunks: the slice is cut half a chunk before a chunk boundary" OFF)
 
 set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED TOUCH_AFTER_SET
     BLOCK_CROSS COUNT_AFTER_PUSH RETHROW_EARLY SKIP_LATCH_SLEEPY SKIP_JEC_CHECK
     IGNORE_FULL REDUCE_SWAPPED COLLECT_NO_RELEASE BROADCAST_VIA_INJECTOR NO_BROADCAST_WAKE
     MERGE_SPLIT_INCONSISTENT QUICKSORT_NO_JOIN
-    BRIDGE_NO_GUARD FOLD_ONE_ACC TRY_NO_FULL)
+    BRIDGE_NO_GUARD FOLD_ONE_ACC TRY_NO_FULL
+    ZIP_UNEVEN_SPLIT FIND_FIRST_ANY CHUNK_SPLIT_UNALIGNED)
 
 if(BLOCK_WAIT AND NO_STEAL_WAIT)
     message(FATAL_ERROR

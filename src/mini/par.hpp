@@ -29,6 +29,17 @@
 #include <mini/result.hpp>
 #include <mini/iter/sources.hpp>
 #include <mini/slice/sort.hpp>
+#include <mini/iter/chunks.hpp>
+#include <mini/iter/collect_into_vec.hpp>
+#include <mini/iter/copied.hpp>
+#include <mini/iter/find_first_last.hpp>
+#include <mini/iter/min_max.hpp>
+#include <mini/iter/rev.hpp>
+#include <mini/iter/skip_take.hpp>
+#include <mini/iter/sources.hpp>
+#include <mini/iter/step_by.hpp>
+#include <mini/iter/while_some.hpp>
+#include <mini/iter/zip.hpp>
 
 namespace mini {
 
@@ -46,6 +57,39 @@ void par_iter(std::vector<T, A>&&) = delete;
 // Items T& (const T& for a span of const T).
 template <class T, std::size_t E>
 iter::SliceIter<T> par_iter(std::span<T, E> s) { return iter::SliceIter<T>(std::span<T>(s)); }
+
+// Items std::span<const T> of n elements each (the last one shorter): rayon's par_chunks.
+template <class T, class A>
+iter::ChunksIter<const T, false> par_chunks(const std::vector<T, A>& v, std::size_t n) {
+    return {std::span<const T>(v), n};
+}
+template <class T, std::size_t E>
+iter::ChunksIter<const T, false> par_chunks(std::span<T, E> s, std::size_t n) { return {s, n}; }
+// Items std::span<T>: writes through them change the elements.
+template <class T, class A>
+iter::ChunksIter<T, false> par_chunks_mut(std::vector<T, A>& v, std::size_t n) {
+    return {std::span<T>(v), n};
+}
+template <class T, std::size_t E>
+iter::ChunksIter<T, false> par_chunks_mut(std::span<T, E> s, std::size_t n) { return {s, n}; }
+// Only whole chunks of n; the rest is .remainder().
+template <class T, class A>
+iter::ChunksIter<const T, true> par_chunks_exact(const std::vector<T, A>& v, std::size_t n) {
+    return {std::span<const T>(v), n};
+}
+template <class T, std::size_t E>
+iter::ChunksIter<const T, true> par_chunks_exact(std::span<T, E> s, std::size_t n) { return {s, n}; }
+template <class T, class A>
+iter::ChunksIter<T, true> par_chunks_exact_mut(std::vector<T, A>& v, std::size_t n) {
+    return {std::span<T>(v), n};
+}
+template <class T, std::size_t E>
+iter::ChunksIter<T, true> par_chunks_exact_mut(std::span<T, E> s, std::size_t n) { return {s, n}; }
+// A temporary vector would be gone before the terminal runs.
+template <class T, class A>
+void par_chunks(std::vector<T, A>&&, std::size_t) = delete;
+template <class T, class A>
+void par_chunks_exact(std::vector<T, A>&&, std::size_t) = delete;
 
 // ANCHOR: par_range
 // Items begin, begin + 1, ..., end - 1 (none if end <= begin), of the bounds' one type I: rayon's

@@ -34,6 +34,9 @@ inline constexpr bool quicksort_no_join = MINI_QUICKSORT_NO_JOIN; // chapter 15:
 inline constexpr bool bridge_no_guard = MINI_BRIDGE_NO_GUARD; // chapter 14: iter/par_bridge.hpp
 inline constexpr bool fold_one_acc = MINI_FOLD_ONE_ACC;       // chapter 14: iter/fold.hpp
 inline constexpr bool try_no_full = MINI_TRY_NO_FULL;         // chapter 14: iter/try_reduce.hpp
+inline constexpr bool zip_uneven_split = MINI_ZIP_UNEVEN_SPLIT; // chapter 13: iter/zip.hpp
+inline constexpr bool find_first_any = MINI_FIND_FIRST_ANY;   // chapter 13: iter/find_first_last.hpp
+inline constexpr bool chunk_split_unaligned = MINI_CHUNK_SPLIT_UNALIGNED; // chapter 13: iter/chunks.hpp
 
 // Both change how join's owner waits for B: BLOCK_WAIT waits at once, skipping the pop-back loop
 // that holds NO_STEAL_WAIT's line, so with both on NO_STEAL_WAIT would never run.

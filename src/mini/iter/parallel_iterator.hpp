@@ -43,6 +43,20 @@ template <class Base, class Id, class F> class TryFold;
 template <class D> struct TryTerminals;
 template <class D> struct CollectInto;
 template <class D> struct UnzipTerminals;
+// Part III's indexed half (chapter 13): each in its own file, which <mini/par.hpp> includes.
+template <class A, class B> class Zip;
+template <class Base> class StepBy;
+template <class Base, bool take> class SkipTake;
+template <class Base> class Rev;
+template <class Base> class WhileSome;
+template <bool trivial> struct CopyItem;
+template <class A, class B> Zip<A, B> zip_eq(A a, B b);
+template <class D, class V, class A> void collect_into_vec(const D& it, std::vector<V, A>& out);
+template <class D, class P> auto find_first_last(const D& it, const P& p, bool last);
+template <class D, class P> auto position(const D& it, P p, std::optional<bool> last);
+template <bool is_max, class D> auto min_max(const D& it);
+template <bool is_max, class D, class Cmp> auto min_max_by(const D& it, const Cmp& cmp);
+template <bool is_max, class D, class Key> auto min_max_by_key(const D& it, const Key& key);
 
 // The value an item holds: what sum and collect_vec give.
 template <class It>
@@ -92,6 +106,17 @@ public:
     template <class I, class F> MapInit<D, I, F> map_init(I init, F f) const { return {self(), std::move(init), std::move(f)}; }
     template <class T, class F> MapInit<D, CopyOf<T>, F> map_with(T value, F f) const { return {self(), {std::move(value)}, std::move(f)}; }
     template <class Id, class F> TryFold<D, Id, F> try_fold(Id id, F op) const { return {self(), std::move(id), std::move(op)}; }
+    template <class B>
+    Zip<D, B> zip(B other) const { return {self(), std::move(other)}; }
+    template <class B>
+    Zip<D, B> zip_eq(B other) const { return iter::zip_eq(self(), std::move(other)); }
+    StepBy<D> step_by(std::size_t n) const { return {self(), n}; }
+    SkipTake<D, false> skip(std::size_t n) const { return {self(), n}; }
+    SkipTake<D, true> take(std::size_t n) const { return {self(), n}; }
+    Rev<D> rev() const { return Rev<D>{self()}; }
+    Map<D, CopyItem<true>> copied() const { return {self(), {}}; }
+    Map<D, CopyItem<false>> cloned() const { return {self(), {}}; }
+    WhileSome<D> while_some() const { return WhileSome<D>{self()}; }
 
     // Terminals.
     template <class F>
@@ -122,6 +147,30 @@ public:
     bool all(P p) const { // rayon: map(p).find_any(is_false).is_none()
         return !map(std::move(p)).find_any([](bool b) { return !b; }).has_value();
     }
+
+    // The ordered searches (find_first_last.hpp) and min / max (min_max.hpp).
+    template <class P>
+    auto find_first(P p) const { return find_first_last(self(), p, false); }
+    template <class P>
+    auto find_last(P p) const { return find_first_last(self(), p, true); }
+    template <class P>
+    auto position_first(P p) const { return position(self(), std::move(p), false); }
+    template <class P>
+    auto position_last(P p) const { return position(self(), std::move(p), true); }
+    template <class P>
+    auto position_any(P p) const { return position(self(), std::move(p), std::nullopt); }
+    auto min() const { return min_max<false>(self()); }
+    auto max() const { return min_max<true>(self()); }
+    template <class Cmp>
+    auto min_by(Cmp cmp) const { return min_max_by<false>(self(), cmp); }
+    template <class Cmp>
+    auto max_by(Cmp cmp) const { return min_max_by<true>(self(), cmp); }
+    template <class Key>
+    auto min_by_key(Key key) const { return min_max_by_key<false>(self(), key); }
+    template <class Key>
+    auto max_by_key(Key key) const { return min_max_by_key<true>(self(), key); }
+    template <class V, class A>
+    void collect_into_vec(std::vector<V, A>& out) const { iter::collect_into_vec(self(), out); }
 
     // ANCHOR: collect_vec
     auto collect_vec() const { // std::vector<value_t<D>>
