@@ -14,12 +14,14 @@
 #include <mini/in_place_scope.hpp>
 #include <mini/scope_fifo.hpp>
 #include <mini/spawn_fifo.hpp>
+#include <instrument/instrument.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <atomic>
 #include <cstddef>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -402,4 +404,52 @@ TEST_CASE("in_place_scope rethrows a job's exception with its type, after every 
                     }),
                     std::out_of_range);
     CHECK(ran == 21);
+}
+
+// ---- forced: a publish that throws ----
+
+namespace {
+std::atomic<bool> refuse_publish{false};
+
+void throw_at_publish(mini::Probe point) {
+    if (point == mini::Probe::scope_publish && refuse_publish.exchange(false)) throw std::bad_alloc();
+}
+
+struct Counts {
+    int live = 0, ran = 0;
+};
+struct Tracked {
+    Counts* c;
+    explicit Tracked(Counts* counts) : c(counts) { ++c->live; }
+    Tracked(const Tracked& t) : c(t.c) { ++c->live; }
+    ~Tracked() { --c->live; }
+};
+} // namespace
+
+// The publish of spawn_fifo's job throws (a test's probe, as a queue or a deque that cannot grow
+// would): the spawner sees the exception, the job is freed unrun, its count is given back (else
+// the scope would wait for it for good: exit 3), and the scope still takes other jobs.
+TEST_CASE("a spawn_fifo whose publish throws gives its count back and rethrows to the spawner",
+          "[scope_fifo][forced]") {
+    test::Pool pool(2);
+    test::Progress progress("a scope_fifo whose spawn threw at the push", pool);
+    Counts counts;
+    bool spawner_saw = false, second_ran = false;
+    mini::instrument::sync_hook = &throw_at_publish;
+    refuse_publish = true;
+    CHECK_THROWS_AS(pool.scope_fifo([&](ScopeFifo& s) {
+                        try {
+                            s.spawn_fifo([t = Tracked(&counts)](ScopeFifo&) { ++t.c->ran; });
+                        } catch (const std::bad_alloc&) {
+                            spawner_saw = true;
+                            s.spawn_fifo([&](ScopeFifo&) { second_ran = true; }); // still works
+                            throw;
+                        }
+                    }),
+                    std::bad_alloc);
+    mini::instrument::sync_hook = nullptr;
+    CHECK(spawner_saw);
+    CHECK(second_ran);
+    CHECK(counts.ran == 0);
+    CHECK(counts.live == 0); // the box was freed, its closure destroyed
 }

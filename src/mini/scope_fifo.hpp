@@ -28,6 +28,7 @@
 #include <mini/heap_job.hpp>
 #include <mini/job_fifo.hpp>
 #include <mini/pool.hpp>
+#include <mini/probe.hpp>
 #include <mini/scope.hpp>
 
 namespace mini {
@@ -41,34 +42,39 @@ public:
 
     // Runs body(scope) on some worker before the scope returns; the jobs one worker spawns start
     // in the order it spawned them.
+    // ANCHOR: spawn_fifo
     template <class Body>
     void spawn_fifo(Body&& body) {
         using B = std::decay_t<Body>;
         auto run = [this, body = std::optional<B>(std::forward<Body>(body))]() mutable noexcept {
-            base_.execute_job([&] { call_once(body, *this); }); // as Scope::spawn's job
+            base_.execute_job([&] { call_once(body, *this); }); // the body gets this ScopeFifo
         };
         using Job = HeapJob<decltype(run)>;
         const JobRef job = Job::into_job_ref(std::move(run));
-        base_.job_completed_latch_.increment(); // before anyone can see it: see Scope::spawn
+        base_.job_completed_latch_.increment(); // counted while nobody can run it yet
         try {
+            probe(Probe::scope_publish, job.data); // a test throws here, as an allocation can
             WorkerThread* w = WorkerThread::current();
             if (w != nullptr && &w->pool() == &base_.pool_)
-                w->push_fifo(fifos_[w->index()], job); // this worker's queue, its JobRef on the deque
+                w->push_fifo(fifos_[w->index()], job); // this worker's queue; its JobRef on the deque
             else
                 base_.pool_.inject(job); // the injector is a FIFO already
-        } catch (...) { // nobody saw the job: free it unrun, give its count back
+        } catch (...) { // the publish threw before anyone could run the job
             Job::discard(job);
             CountLatch::set(&base_.job_completed_latch_);
             throw;
         }
     }
+    // ANCHOR_END: spawn_fifo
 
     // Scope::complete, with this ScopeFifo handed to the body.
+    // ANCHOR: complete_fifo
     template <class Body>
     decltype(auto) complete(WorkerThread& owner, Body& body) {
         auto as_fifo = [this, &body](Scope&) -> decltype(auto) { return body(*this); };
         return base_.complete(owner, as_fifo);
     }
+    // ANCHOR_END: complete_fifo
 
 private:
     friend struct InPlace;
