@@ -12,8 +12,8 @@
 // Left out, with the reason:
 // - fifo_order, nested_fifo_order, nested_lifo_fifo_order, nested_fifo_lifo_order,
 //   mixed_fifo_order, mixed_lifo_fifo_order, mixed_fifo_lifo_order, static_scope_fifo,
-//   mixed_lifetime_scope_fifo: they test scope_fifo and spawn_fifo, which mini does not have
-//   (each worker has one LIFO deque; rayon keeps a FIFO queue per scope on top of it).
+//   mixed_lifetime_scope_fifo: they test scope_fifo and spawn_fifo, ported in
+//   tests/test_scope_fifo.cpp.
 // - scope_spawn_broadcast, scope_fifo_spawn_broadcast, scope_spawn_broadcast_nested,
 //   scope_spawn_broadcast_barrier, scope_spawn_broadcast_panic_one,
 //   scope_spawn_broadcast_panic_many: tests/test_broadcast.cpp has them (scope_fifo_: no FIFO).
