@@ -139,6 +139,25 @@ TEST_CASE("an exception of any type keeps its type and value", "[exceptions]") {
     CHECK(Counted::live == 0); // B's was destroyed with join's frame
 }
 
+// A standard exception that is not a std::runtime_error keeps its type on its way to join's
+// caller, from A and from B, stolen or not (issue 51: a rethrow of a runtime_error carrying the
+// what() of A's exception passed every test while all of them threw runtime_errors).
+TEST_CASE("a std::out_of_range from A or B reaches join's caller as a std::out_of_range",
+          "[exceptions]") {
+    test::Pool pool(2);
+    test::Progress progress("joins whose A or B throws std::out_of_range", pool);
+    for (int round = 0; round < 20; ++round) {
+        CHECK_THROWS_AS(pool.install([] { mini::join([] { throw std::out_of_range("A"); }, [] {}); }),
+                        std::out_of_range);
+        CHECK_THROWS_AS(pool.install([] { mini::join([] {}, [] { throw std::out_of_range("B"); }); }),
+                        std::out_of_range);
+        ++progress;
+    }
+    test::Pool one(1); // A throws and B, popped back by the wait, runs on the same worker
+    CHECK_THROWS_AS(one.install([] { mini::join([] { throw std::out_of_range("A"); }, [] {}); }),
+                    std::out_of_range);
+}
+
 // One leaf of a join tree throws. Every join on the way up waits for its B, so every other leaf
 // still runs exactly once before the exception reaches the top.
 namespace {

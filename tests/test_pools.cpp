@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <semaphore>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -106,6 +107,22 @@ TEST_CASE("cross_pool_busy: a parallel sum on pool 1 whose every item installs o
             [](std::int64_t a, std::int64_t b) { return a + b; });
     });
     CHECK(sum == n * (n + 1) / 2);
+}
+
+// An exception thrown on Q by a cross call from a worker of P reaches the caller on P with its
+// type, and P's worker goes on (issue 51: no test threw through a cross call, and a cross call
+// that dropped the exception passed, then crashed).
+TEST_CASE("a cross call's exception reaches its caller on the other pool with its type", "[pools]") {
+    test::Pool p(1), q(2);
+    test::Progress progress("a cross call that throws", p);
+    for (int round = 0; round < 10; ++round) {
+        CHECK_THROWS_AS(p.install([&] { return q.install([]() -> int { throw std::out_of_range("Q"); }); }),
+                        std::out_of_range);
+        CHECK_THROWS_AS(p.install([&] { q.install([] { throw std::out_of_range("Q, void"); }); }),
+                        std::out_of_range);
+        CHECK(p.install([&] { return q.install([] { return 7; }); }) == 7); // P's worker goes on
+        ++progress;
+    }
 }
 
 // Three one-thread pools, nested through all three and round again, in both directions: when the

@@ -2,9 +2,9 @@
 //
 // Ported from rayon-core-v1.13.0, rayon-core/src/spawn/test.rs: spawn_then_join_in_worker,
 // spawn_then_join_outside_worker, panic_fwd, termination_while_things_are_executing,
-// custom_panic_handler_and_spawn, custom_panic_handler_and_nested_spawn, lifo_order. Left out:
-// fifo_order, lifo_fifo_order, fifo_lifo_order, mixed_lifo_fifo_order, mixed_fifo_lifo_order
-// (spawn_fifo, which mini does not have). rayon's channels are test::Inbox; a panic with a &str
+// custom_panic_handler_and_spawn, custom_panic_handler_and_nested_spawn, lifo_order. The
+// spawn_fifo ones (fifo_order, lifo_fifo_order, fifo_lifo_order, mixed_lifo_fifo_order,
+// mixed_fifo_lifo_order) are in tests/test_scope_fifo.cpp. rayon's channels are test::Inbox; a panic with a &str
 // payload is a std::runtime_error here. Besides: the done-when (a pool destroyed right
 // after spawn has run the job), the op destroyed as soon as it ran, yield_now and yield_local.
 #include <mini/broadcast.hpp>

@@ -94,6 +94,9 @@ public:
     // ANCHOR_END: complete
 
 private:
+    friend class ScopeFifo;   // its spawn_fifo counts and runs its jobs here (scope_fifo.hpp)
+    friend struct InPlace;    // in_place_scope runs the body on the caller (in_place_scope.hpp)
+
     // Runs f, keeps the exception it throws, then counts it done.
     // ANCHOR: execute_job
     template <class F>

@@ -27,6 +27,7 @@
 #include <mini/broadcast_queue.hpp>
 #include <mini/deque.hpp>
 #include <mini/job.hpp>
+#include <mini/job_fifo.hpp>
 #include <mini/latch.hpp>
 #include <mini/probe.hpp>
 #include <mini/sabotage.hpp>
@@ -58,6 +59,20 @@ public:
 
     // Owner only.
     void push(JobRef job);
+    // Owner only: `job` into `fifo`, one of this worker's FIFO queues, and the queue's JobRef onto
+    // the deque (rayon's push_fifo, registry.rs:714-716; job_fifo.hpp). If the deque's push
+    // throws, the job is taken back out of the queue: no JobRef stands for it. The pool's
+    // spawn_fifo uses the worker's own queue; a ScopeFifo has one per worker.
+    void push_fifo(JobFifo& fifo, JobRef job) {
+        const JobRef front = fifo.push(job);
+        try {
+            push(front);
+        } catch (...) {
+            fifo.pop_newest();
+            throw;
+        }
+    }
+    void push_fifo(JobRef job) { push_fifo(fifo_, job); }
     // Own deque first, then own broadcast queue (rayon's take_local_job, registry.rs:749-763):
     // join's wait and every search drain broadcasts before they steal (chapter 12).
     std::optional<JobRef> take_local_job();
@@ -83,6 +98,7 @@ private:
     const std::size_t index_;
     Worker<JobRef> deque_;
     std::uint64_t rng_; // xorshift state, for the first victim
+    JobFifo fifo_;      // the pool's spawn_fifo jobs this worker spawned (spawn_fifo.hpp)
     static inline thread_local WorkerThread* current_ = nullptr;
 };
 
@@ -166,6 +182,16 @@ public:
     // Runs body(Scope&) on a worker of this pool, with the jobs it spawns: defined in scope.hpp.
     template <class Body>
     decltype(auto) scope(Body&& body);
+    // The same with body(ScopeFifo&), whose spawn_fifo runs a worker's jobs oldest first:
+    // scope_fifo.hpp. The in_place_ kinds run the body on the calling thread, wherever it is.
+    template <class Body>
+    decltype(auto) scope_fifo(Body&& body);
+    template <class Body>
+    decltype(auto) in_place_scope(Body&& body);
+    template <class Body>
+    decltype(auto) in_place_scope_fifo(Body&& body);
+    template <class Op>
+    void spawn_fifo(Op&& op); // spawn, oldest first on each worker: spawn_fifo.hpp
 
     // ---- Chapter 12: broadcast, spawn (defined in broadcast.hpp and spawn.hpp) ----
     // What an exception that escapes a spawned job is handed to (rayon's panic_handler); a pool

@@ -2,8 +2,8 @@
 """The labs' grader: builds the library with your file in place of the mechanism's and says, step
 by step, which line is missing and what it protects against.
 
-    python3 tests/labs/grade.py sleep                 grades chapters/labs/sleep.hpp
-    python3 tests/labs/grade.py join my_join.hpp      grades a copy of your own
+    python3 tests/labs/grade.py sleep                 grades chapters/labs/sleep.hpp (all missing)
+    python3 tests/labs/grade.py join my_join.hpp      grades your copy (cp chapters/labs/join.hpp)
     python3 tests/labs/grade.py splitter --tsan       ThreadSanitizer too (one more build)
 
 It works like the mutant runner (tests/mutants/mutants.py): a scratch copy of the repository
@@ -279,7 +279,7 @@ class Grader:
                 if f:
                     alone[n] = f
             if not alone:
-                alone = {n: f"{failed} (only together: each alone passes)" for n in undecided}
+                alone = self.together(name, reader, building, status, failed)
             for n, detail in alone.items():
                 if n in undecided:
                     out[n] = v.Verdict(n, "", "wrong", name,
@@ -299,6 +299,28 @@ class Grader:
             out[n].title, out[n].section = title, section
             result.append(out[n])
         return result
+
+    def together(self, name, reader, building, status, failed):
+        """{step: detail} when the check `name` fails on the reader's whole file and on none of
+        its steps alone: the steps without which it passes (the file with that one step from
+        the source), each named with the others; a step the failure does not need (a correct
+        step in a wrong file) is not blamed. If every such file still fails, no single step can
+        be left out, and every step is blamed together."""
+        needed = []
+        for n in building:
+            keep = [m for m in status if m not in building and status[m] != "same"] + [n]
+            without = v.compose(reader, self.source, keep)
+            if self.run("compile", without):
+                continue  # another step needs its name: it cannot be left out
+            if not self.run(name, without, f"{name}: your file without step {n} (the source's)"):
+                needed.append(n)
+        if not needed:
+            return {n: f"{failed} (only together: each alone passes)" for n in building}
+        def others(n):
+            rest = [m for m in needed if m != n]
+            return "step " + ", ".join(rest) if rest else "the rest of your file"
+        return {n: f"{failed} (only together with {others(n)}: each step alone passes, and "
+                   "your file with this step as in the source passes)" for n in needed}
 
     def worker_model(self, row, n):
         """For the row of the worker's fence: (the WORKER: variant of steps 2 and 3 as the reader
@@ -382,8 +404,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("lab", choices=sorted(LABS))
-    ap.add_argument("file", nargs="?", type=Path, help="your file (default: the skeleton, "
-                    "chapters/labs/LAB.hpp, which you edit)")
+    ap.add_argument("file", nargs="?", type=Path, help="your copy of the skeleton (default: "
+                    "the skeleton itself, chapters/labs/LAB.hpp, which grades every step missing: "
+                    "it is generated, never edited; copy it and edit the copy)")
     ap.add_argument("--tsan", action="store_true", help="ThreadSanitizer last (one more build)")
     ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
     ap.add_argument("--fresh", action="store_true", help="forget the results kept from earlier "

@@ -30,7 +30,8 @@ LABS = {"sleep": ("src/mini/sleep.hpp", "chapters/labs/sleep.hpp"),
         "splitter": ("src/mini/splitter.hpp", "chapters/labs/splitter.hpp"),
         "unwind": ("src/mini/unwind.hpp", "chapters/labs/unwind.hpp"),
         "scope": ("src/mini/scope.hpp", "chapters/labs/scope.hpp"),
-        "cross": ("src/mini/pool.hpp", "chapters/labs/cross.hpp")}
+        "cross": ("src/mini/pool.hpp", "chapters/labs/cross.hpp"),
+        "scope_fifo": ("src/mini/scope_fifo.hpp", "chapters/labs/scope_fifo.hpp")}
 START = re.compile(r"\bLAB:[ \t]*([A-Za-z0-9_-]+)")
 END = re.compile(r"\bLAB_END:[ \t]*([A-Za-z0-9_-]+)")
 ANCHOR = re.compile(r"\bANCHOR:[ \t]*([A-Za-z0-9_-]+)")
@@ -215,4 +216,56 @@ def stale(root=REPO, update=False):
         else:
             problems.append((dst, f"lab {lab}: {dst} is not the skeleton of {src} "
                              "(fix: python3 tests/docs/chapters.py update --snippets)"))
+    return problems
+
+
+# --- No chapter prints a lab's answer (issue 51) ---
+
+# The labs whose steps a chapter still prints, each a known exception to the rule below (their
+# chapters' listings came first; each is to get a variation its chapter does not show). The check
+# holds the list to the truth both ways: a lab listed here whose steps no chapter prints any more
+# must leave the list.
+PRINTED = {"sleep": "chapter 2's listings", "join": "chapter 3's listing",
+           "splitter": "chapter 4's listings", "unwind": "chapter 7's listing",
+           "scope": "chapter 8's listings and exercises", "cross": "chapter 9's listing"}
+
+
+def _code_text(text):
+    """`text` with each line's // comment cut and every run of blanks one space."""
+    lines = [re.sub(r"//.*", "", line) for line in text.split("\n")]
+    return " " + re.sub(r"\s+", " ", " ".join(lines)).strip() + " "
+
+
+def chapter_files(root=REPO):
+    return (sorted((root / "chapters").glob("*.md")) + sorted((root / "chapters").glob("part*/*.md"))
+            + [root / "chapters" / "labs" / "README.md", root / "README.md"])
+
+
+def printed(root=REPO, table=None):
+    """{lab: [(step, chapter)]}: the steps whose lines, comments and blanks aside, occur one
+    after the other anywhere in a chapter (a listing, or code in the prose)."""
+    texts = {p.relative_to(root).as_posix(): _code_text(p.read_text(encoding="utf-8"))
+             for p in chapter_files(root) if p.is_file()}
+    out = {}
+    for lab in LABS:
+        for step in steps(lab, table):
+            code = _code_text("\n".join(step.lines)).strip()
+            for chapter, text in texts.items():
+                if code and code in text:
+                    out.setdefault(lab, []).append((step.name, chapter))
+                    break
+    return out
+
+
+def printed_problems(root=REPO, table=None):
+    """What breaks the rule: a lab not in PRINTED whose step a chapter prints, a lab in PRINTED
+    that no chapter prints any more (it must leave the list)."""
+    found, problems = printed(root, table), []
+    for lab in LABS:
+        if lab not in PRINTED and lab in found:
+            problems += [f"lab {lab}: step {step}'s lines are printed in {chapter}: a lab's answer "
+                         "must not be on the page" for step, chapter in found[lab]]
+        if lab in PRINTED and lab not in found:
+            problems.append(f"lab {lab}: listed in labs.PRINTED, but no chapter prints any of its "
+                            "steps: take it off the list")
     return problems

@@ -8,6 +8,7 @@ import labs
 CH2, CH3, CH4 = "chapters/02-sleep.md", "chapters/03-join.md", "chapters/04-splitter.md"
 CH7, CH8 = "chapters/part2/07-exceptions.md", "chapters/part2/08-scope.md"
 CH9 = "chapters/part2/09-pools.md"
+FIFO = "chapters/part2/08-scope.md#85-lab-the-fifo-scope"
 DESIGN = "chapters/appendix-design.md"
 
 
@@ -131,4 +132,14 @@ LABS = {
                                   "of the release build shows this, AddressSanitizer does (chapter "
                                   "9's exercise \"Drop the keep-alive\")")},
                  whole_file=False),
+    # The lab whose answer no chapter prints: chapter 8.5 says what spawn_fifo must do, not how.
+    "scope_fifo": Lab("scope_fifo", ("test_scope_fifo",),
+                      ("a spawn_fifo whose publish throws gives its count back and rethrows to the "
+                       "spawner",),
+                      (),
+                      {"run": ("step 1, the job's closure", FIFO),
+                       "count": ("step 2, count the job", f"{CH8}#83-breaking-it-count-after-the-push"),
+                       "queue": ("step 3, the queue per worker", FIFO),
+                       "giveback": ("step 4, a publish that threw", FIFO),
+                       "complete": ("step 5, hand the body this ScopeFifo", FIFO)}),
 }

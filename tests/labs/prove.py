@@ -10,6 +10,8 @@ Three claims, in this order, on one scratch build that every grading reuses:
   2b. a copy of an older skeleton solved as the source was then (tests/labs/fixtures/
      solved-2026-12-04) grades every step `ok`: a learner's copy outlives a change of the source
      (for a lab that has such a copy: Part II's labs are newer);
+  (with --variants: the fixtures of variants.ini instead of 3; a fixture that names the tsan
+     check is graded with --tsan, as the lab page tells a learner to grade such a step)
   3. for every catalogue row that touches the lab's file, the filled skeleton with that row's
      mutation grades exactly the row's step not ok, every other step ok, and the check that
      decided it is the one the row expects (`model` for a model row, a run of the release build
@@ -112,11 +114,14 @@ def main(argv=None):
         else:  # a lab added after that day (Part II's): no learner has an older copy of it
             print(f"--   no skeleton of {OLD_SOLVED.name[7:]} for lab {lab.name} (it is newer)",
                   flush=True)
+        g_tsan = g if args.tsan else None  # the grader of the variants only TSan sees
         for variant in (v.variants(lab.name) if args.variants else []):
             if args.rows and variant.name not in args.rows.split(","):
                 continue
             t0 = time.monotonic()
-            result = g.grade(variant.text(g.source))
+            if "tsan" in variant.checks and g_tsan is None:  # as the lab page says: --tsan
+                g_tsan = grade.Grader(lab, args.scratch.resolve(), True, progress=False)
+            result = (g_tsan if "tsan" in variant.checks else g).grade(variant.text(g.source))
             claim(f"variant {variant.name} ({variant.why}) -> "
                   + "; ".join(r.line() for r in result if r.status != "ok" or
                               r.step == variant.step), judge_variant(variant, result), t0)

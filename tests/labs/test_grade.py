@@ -114,6 +114,46 @@ class WholeFile(unittest.TestCase):
         self.assertEqual(verdicts(result), {"one": ("wrong", "unit"), "two": ("ok", "")})
 
 
+SRC3 = """void g() {
+    // LAB: one step 1
+    int lock = 0;
+    // LAB_END: one
+    // LAB: two step 2
+    use(lock);
+    // LAB_END: two
+    // LAB: three step 3
+    use(lock);
+    // LAB_END: three
+}"""
+
+
+class Together(Toy):
+    """A toy whose run fails only with both BUGA and BUGB in the file."""
+    def __init__(self):
+        super().__init__(SRC3)
+        self.lab.titles["three"] = ("step 3", "ch#3")
+
+    def unit(self, text):
+        self.compile(text)
+        return "`toy.test`, a check failed" if "BUGA" in text and "BUGB" in text else None
+
+
+class OnlyTogether(unittest.TestCase):
+    def mine3(self, one, two, three):
+        return labs.fill(labs.skeleton(SRC3), {"one": one, "two": two, "three": three})
+
+    def test_a_correct_step_in_a_file_that_fails_only_together_is_not_blamed(self):
+        # issue 51: a correct step (step three, written otherwise) in a wrong file was graded
+        # wrong "only together: each alone passes"
+        g = Together()
+        result = g.grade(self.mine3(["    int lock = 0; BUGA;"], ["    use(lock); BUGB;"],
+                                    ["    use(lock); use(lock);"]))
+        self.assertEqual(verdicts(result), {"one": ("wrong", "unit"), "two": ("wrong", "unit"),
+                                            "three": ("ok", "")})
+        self.assertIn("only together with step two", result[0].detail)
+        self.assertIn("only together with step one", result[1].detail)
+
+
 class Kept(unittest.TestCase):
     def test_the_baseline_is_kept_across_gradings(self):
         g = Toy()

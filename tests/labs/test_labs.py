@@ -1,7 +1,9 @@
 """Self-tests of labs.py: the steps table, markers, the skeleton, and the round trips on the real
 sources."""
 import re
+import tempfile
 import unittest
+from pathlib import Path
 
 import labs
 
@@ -120,3 +122,28 @@ class Steps(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Printed(unittest.TestCase):
+    """No chapter prints a lab's answer, beyond the labs listed in labs.PRINTED (issue 51)."""
+
+    def test_no_chapter_prints_the_steps_of_a_lab_outside_the_known_exceptions(self):
+        self.assertEqual(labs.printed_problems(), [])
+
+    def test_the_fifo_lab_is_held_to_the_rule(self):
+        self.assertNotIn("scope_fifo", labs.PRINTED)
+        self.assertNotIn("scope_fifo", labs.printed())
+
+    def test_a_step_in_a_listing_or_in_the_prose_is_found_comments_and_blanks_aside(self):
+        with tempfile.TemporaryDirectory() as d:
+            root = Path(d)
+            (root / "chapters" / "labs").mkdir(parents=True)
+            (root / "README.md").write_text("")
+            (root / "chapters" / "labs" / "README.md").write_text("")
+            table = "[scope_fifo.count]\nregion = r\nhint = h\nlines = a.b(); // why\n"
+            (root / "chapters" / "x.md").write_text("Replace `a.b();` with nothing.\n")
+            self.assertEqual(labs.printed(root, table), {"scope_fifo": [("count", "chapters/x.md")]})
+            (root / "chapters" / "x.md").write_text("```cpp\n    a.b();   // other words\n```\n")
+            self.assertEqual(labs.printed(root, table), {"scope_fifo": [("count", "chapters/x.md")]})
+            (root / "chapters" / "x.md").write_text("a.c();\n")
+            self.assertEqual(labs.printed(root, table), {})
