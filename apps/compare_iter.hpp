@@ -104,8 +104,10 @@ inline Timing collect_mini(mini::ThreadPool& pool, Values v) {
         [&] { return pool.install([&] { return mini::par_iter(v).map(square).collect_vec(); }); });
 }
 inline u64 find_mini(mini::ThreadPool& pool, Values v, u64 target) {
-    return pool.install(
-        [&] { return mini::par_iter(v).find_any([=](u64 x) { return x == target; }).value_or(0); });
+    return pool.install([&] {
+        const auto found = mini::par_iter(v).find_any([=](u64 x) { return x == target; });
+        return found ? found->get() : 0; // the element itself, as rayon's &u64
+    });
 }
 // ANCHOR_END: compare_mini
 

@@ -112,3 +112,18 @@ function(mini_catch_tests target)
     catch_discover_tests(${target} TEST_SPEC "${spec}" TEST_PREFIX "${target}."
         PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}" RUN_SERIAL TRUE)
 endfunction()
+
+# mini_add_compile_fail_test(NAME n SOURCE file EXPECT_OUTPUT regex)
+# A rule that Rust's types enforce and C++ enforces by a static_assert: the source must not
+# compile, and the compiler's message must match EXPECT_OUTPUT (the static_assert's own text, so
+# that a typo failing the compile does not pass). The source is an object library outside `all`;
+# the test builds it. Label `compile`: the headers' asserts are the same in every build, so they
+# run in release only (the `compiled` test presets exclude the label).
+function(mini_add_compile_fail_test)
+    cmake_parse_arguments(T "" "NAME;SOURCE;EXPECT_OUTPUT" "" ${ARGN})
+    add_library(${T_NAME}_source OBJECT EXCLUDE_FROM_ALL ${T_SOURCE})
+    target_link_libraries(${T_NAME}_source PRIVATE mini)
+    mini_add_expect_test(NAME ${T_NAME} TIMEOUT 120 LABELS compile
+        COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target ${T_NAME}_source
+        EXPECT_EXIT 1 EXPECT_OUTPUT "${T_EXPECT_OUTPUT}")
+endfunction()

@@ -16,10 +16,14 @@ option(REDUCE_SWAPPED  "par_iter: the bridge reduces right before left"         
 option(COLLECT_NO_RELEASE "par_iter: collect's result keeps ownership after the vector takes it" OFF)
 option(BROADCAST_VIA_INJECTOR "broadcast: the N copies go into the shared injector, not one per worker" OFF)
 option(NO_BROADCAST_WAKE "broadcast: push the copies into the workers' queues but wake nobody" OFF)
+option(ZIP_UNEVEN_SPLIT "zip: the second producer is cut one item after the first"  OFF)
+option(FIND_FIRST_ANY  "find_first: any match anywhere stops a leaf, left of it or not" OFF)
+option(CHUNK_SPLIT_UNALIGNED "par_chunks: the slice is cut half a chunk before a chunk boundary" OFF)
 
 set(MINI_SABOTAGES NO_RECHECK BLOCK_WAIT NO_STEAL_WAIT IGNORE_MIGRATED TOUCH_AFTER_SET
     BLOCK_CROSS COUNT_AFTER_PUSH RETHROW_EARLY SKIP_LATCH_SLEEPY SKIP_JEC_CHECK
-    IGNORE_FULL REDUCE_SWAPPED COLLECT_NO_RELEASE BROADCAST_VIA_INJECTOR NO_BROADCAST_WAKE)
+    IGNORE_FULL REDUCE_SWAPPED COLLECT_NO_RELEASE BROADCAST_VIA_INJECTOR NO_BROADCAST_WAKE
+    ZIP_UNEVEN_SPLIT FIND_FIRST_ANY CHUNK_SPLIT_UNALIGNED)
 
 if(BLOCK_WAIT AND NO_STEAL_WAIT)
     message(FATAL_ERROR

@@ -29,6 +29,9 @@ inline constexpr bool reduce_swapped = MINI_REDUCE_SWAPPED;   // chapter 11: ite
 inline constexpr bool collect_no_release = MINI_COLLECT_NO_RELEASE; // chapter 11: iter/collect.hpp
 inline constexpr bool broadcast_via_injector = MINI_BROADCAST_VIA_INJECTOR; // chapter 12: pool.cpp
 inline constexpr bool no_broadcast_wake = MINI_NO_BROADCAST_WAKE; // chapter 12: pool.cpp
+inline constexpr bool zip_uneven_split = MINI_ZIP_UNEVEN_SPLIT; // chapter 13: iter/zip.hpp
+inline constexpr bool find_first_any = MINI_FIND_FIRST_ANY;   // chapter 13: iter/find_first_last.hpp
+inline constexpr bool chunk_split_unaligned = MINI_CHUNK_SPLIT_UNALIGNED; // chapter 13: iter/chunks.hpp
 
 // Both change how join's owner waits for B: BLOCK_WAIT waits at once, skipping the pop-back loop
 // that holds NO_STEAL_WAIT's line, so with both on NO_STEAL_WAIT would never run.

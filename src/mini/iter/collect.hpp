@@ -141,16 +141,14 @@ std::vector<V> collect_with_consumer(std::size_t len, Drive&& drive) {
 // For a value type with nothing to construct or destroy (trivially copyable and trivially
 // default-constructible: u64, a struct of numbers), the leaves write straight into the
 // std::vector that is returned, and into_vector's move of every element goes. std::vector has
-// no set_len, so resize value-initialises: one serial pass of zeros. What costs is not that pass
-// but the first write to each fresh page, the kernel's page fault: `touch(data, len)` does those
-// first, on every thread, as rayon's leaves do when they write into the Vec's spare capacity.
-template <class V, class Touch, class Drive>
-std::vector<V> collect_in_place(std::size_t len, Touch&& touch, Drive&& drive) {
+// no set_len: its elements exist only once resize has value-initialised them, one serial pass of
+// zeros that also takes each fresh page's first-write fault. rayon's leaves write into the Vec's
+// spare capacity and take those faults in parallel; a write past size() is outside std::vector's
+// contract (libc++, and libstdc++ with _GLIBCXX_SANITIZE_VECTOR, report it under ASan).
+template <class V, class Drive>
+std::vector<V> collect_in_place(std::size_t len, Drive&& drive) {
     static_assert(std::is_trivially_copyable_v<V> && std::is_trivially_default_constructible_v<V>);
-    std::vector<V> out;
-    out.reserve(len);
-    touch(out.data(), len); // one value per page, constructed in the spare capacity
-    out.resize(len);        // zeros, on pages already faulted in
+    std::vector<V> out(len); // zeros: every element exists before a leaf writes it
     CollectResult<V> result = drive(CollectConsumer<V>{out.data(), len});
     if (result.len() != len)
         throw std::logic_error("mini::collect: expected " + std::to_string(len) +

@@ -30,10 +30,35 @@ template <class Base, class F> class Map;
 template <class Base, class P> class Filter;
 template <class Base> class Enumerate;
 template <class Base> class Bounded;
+// Part III's indexed half (chapter 13): each in its own file, which <mini/par.hpp> includes.
+template <class A, class B> class Zip;
+template <class Base> class StepBy;
+template <class Base, bool take> class SkipTake;
+template <class Base> class Rev;
+template <class Base> class WhileSome;
+template <bool trivial> struct CopyItem;
+template <class A, class B> Zip<A, B> zip_eq(A a, B b);
+template <class D, class V, class A> void collect_into_vec(const D& it, std::vector<V, A>& out);
+template <class D, class P> auto find_first_last(const D& it, const P& p, bool last);
+template <class D, class P> auto position(const D& it, P p, std::optional<bool> last);
+template <bool is_max, class D> auto min_max(const D& it);
+template <bool is_max, class D, class Cmp> auto min_max_by(const D& it, const Cmp& cmp);
+template <bool is_max, class D, class Key> auto min_max_by_key(const D& it, const Key& key);
 
-// The value an item holds: what sum, find_any and collect_vec give.
+// The value an item holds: what sum and collect_vec give.
 template <class It>
 using value_t = std::remove_cvref_t<typename It::Item>;
+
+// ANCHOR: found_t
+// What a search gives back for an item: the item itself, or for an item T& (par_iter over a
+// vector) a std::reference_wrapper<T> to the element, as rayon's find_any gives &T: no copy, and
+// move-only elements can be found. std::optional<T&> is not C++20; a std::optional<T> of the
+// value is assignable from the std::optional<std::reference_wrapper<T>>.
+template <class Item>
+using found_t = std::conditional_t<std::is_lvalue_reference_v<Item>,
+                                   std::reference_wrapper<std::remove_reference_t<Item>>,
+                                   std::remove_cvref_t<Item>>;
+// ANCHOR_END: found_t
 
 template <class D>
 class ParallelIterator {
@@ -58,6 +83,17 @@ public:
     Enumerate<D> enumerate() const { return Enumerate<D>{self()}; }
     Bounded<D> with_min_len(std::size_t n) const { return {self(), n, max_of_size}; }
     Bounded<D> with_max_len(std::size_t n) const { return {self(), 1, n}; }
+    template <class B>
+    Zip<D, B> zip(B other) const { return {self(), std::move(other)}; }
+    template <class B>
+    Zip<D, B> zip_eq(B other) const { return iter::zip_eq(self(), std::move(other)); }
+    StepBy<D> step_by(std::size_t n) const { return {self(), n}; }
+    SkipTake<D, false> skip(std::size_t n) const { return {self(), n}; }
+    SkipTake<D, true> take(std::size_t n) const { return {self(), n}; }
+    Rev<D> rev() const { return Rev<D>{self()}; }
+    Map<D, CopyItem<true>> copied() const { return {self(), {}}; }
+    Map<D, CopyItem<false>> cloned() const { return {self(), {}}; }
+    WhileSome<D> while_some() const { return WhileSome<D>{self()}; }
 
     // Terminals.
     template <class F>
@@ -76,9 +112,9 @@ public:
     }
 
     template <class P>
-    auto find_any(P p) const { // std::optional<value_t<D>>
+    auto find_any(P p) const { // std::optional<found_t<Item>>
         std::atomic<bool> found{false};
-        return run(FindConsumer<value_t<D>, P>(&p, &found));
+        return run(FindConsumer<found_t<typename D::Item>, P>(&p, &found));
     }
     template <class P>
     bool any(P p) const { // rayon: map(p).find_any(bool::clone).is_some()
@@ -89,19 +125,42 @@ public:
         return !map(std::move(p)).find_any([](bool b) { return !b; }).has_value();
     }
 
+    // The ordered searches (find_first_last.hpp) and min / max (min_max.hpp).
+    template <class P>
+    auto find_first(P p) const { return find_first_last(self(), p, false); }
+    template <class P>
+    auto find_last(P p) const { return find_first_last(self(), p, true); }
+    template <class P>
+    auto position_first(P p) const { return position(self(), std::move(p), false); }
+    template <class P>
+    auto position_last(P p) const { return position(self(), std::move(p), true); }
+    template <class P>
+    auto position_any(P p) const { return position(self(), std::move(p), std::nullopt); }
+    auto min() const { return min_max<false>(self()); }
+    auto max() const { return min_max<true>(self()); }
+    template <class Cmp>
+    auto min_by(Cmp cmp) const { return min_max_by<false>(self(), cmp); }
+    template <class Cmp>
+    auto max_by(Cmp cmp) const { return min_max_by<true>(self(), cmp); }
+    template <class Key>
+    auto min_by_key(Key key) const { return min_max_by_key<false>(self(), key); }
+    template <class Key>
+    auto max_by_key(Key key) const { return min_max_by_key<true>(self(), key); }
+    template <class V, class A>
+    void collect_into_vec(std::vector<V, A>& out) const { iter::collect_into_vec(self(), out); }
+
     // ANCHOR: collect_vec
     auto collect_vec() const { // std::vector<value_t<D>>
         using V = value_t<D>;
+        static_assert(std::is_constructible_v<V, typename D::Item>,
+                      "mini::collect_vec copies each item into the vector, and this element type "
+                      "cannot be copied: collect references with "
+                      ".map([](auto& x) { return std::ref(x); }).collect_vec()");
         ThreadPool& pool = current_pool();
         auto drive = [&](auto consumer) { return self().drive(pool, std::move(consumer)); };
         if constexpr (D::indexed && std::is_trivially_copyable_v<V> &&
                       std::is_trivially_default_constructible_v<V>) { // into the vector itself
-            auto touch = [&pool](V* data, std::size_t n) { // each page's first write
-                constexpr std::size_t per_page = std::max<std::size_t>(1, 4096 / sizeof(V));
-                mini::for_each(pool, 0, (n + per_page - 1) / per_page,
-                               [data](std::size_t page) { std::construct_at(data + page * per_page); });
-            };
-            return collect_in_place<V>(self().len(), touch, drive);
+            return collect_in_place<V>(self().len(), drive);
         } else if constexpr (D::indexed) { // the length is known: each leaf writes its own slice
             return collect_with_consumer<V>(self().len(), drive);
         } else { // after filter: a vector per leaf, spliced in order, then one vector

@@ -1,5 +1,7 @@
 // Producers: the slice and the integer range at the base of a chain, and the adaptors that wrap
 // a producer (map, enumerate, the length bounds) when a chain is driven through with_producer.
+// Each also gives its i-th item, get(i): rayon's producers give an ExactSizeIterator that runs
+// both ways; zip, rev and step_by read their base's items through get (indexed.hpp).
 //
 // Every leaf ends in one of the two base loops below. Each asks its folder full() after every
 // item, so a leaf of find_any stops at its next item once another leaf has found one (rayon's
@@ -13,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <mini/iter/integers.hpp>
 #include <mini/iter/plumbing.hpp>
 
 namespace mini::iter {
@@ -32,6 +35,7 @@ struct SliceProducer : NoBounds {
     std::size_t n;
 
     std::size_t len() const { return n; }
+    Item get(std::size_t i) const { return data[i]; } // the i-th item: what zip and rev read
     std::pair<SliceProducer, SliceProducer> split_at(std::size_t index) const {
         return {SliceProducer{{}, data, index}, SliceProducer{{}, data + index, n - index}};
     }
@@ -55,14 +59,11 @@ struct RangeProducer : NoBounds {
 
     // start + i in unsigned arithmetic, which wraps where a signed sum would overflow
     static I offset(I start, std::size_t i) {
-        if constexpr (std::is_signed_v<I>) {
-            using U = std::make_unsigned_t<I>;
-            return static_cast<I>(static_cast<U>(static_cast<U>(start) + static_cast<U>(i)));
-        } else {
-            return static_cast<I>(start + static_cast<I>(i));
-        }
+        using U = unsigned_of<I>;
+        return static_cast<I>(static_cast<U>(static_cast<U>(start) + static_cast<U>(i)));
     }
     std::size_t len() const { return n; }
+    Item get(std::size_t i) const { return offset(start, i); }
     std::pair<RangeProducer, RangeProducer> split_at(std::size_t index) const {
         return {RangeProducer{{}, start, index}, RangeProducer{{}, offset(start, index), n - index}};
     }
@@ -84,9 +85,10 @@ struct UnindexedRangeProducer {
     I start, end;
 
     std::pair<UnindexedRangeProducer, std::optional<UnindexedRangeProducer>> split() const {
-        const I len = end - start;
+        using U = unsigned_of<I>; // end - start in I itself overflows for a signed 128-bit range
+        const U len = static_cast<U>(end) - static_cast<U>(start);
         if (len < 2) return {*this, std::nullopt};
-        const I mid = start + len / 2;
+        const I mid = static_cast<I>(static_cast<U>(start) + len / 2);
         return {UnindexedRangeProducer{start, mid}, UnindexedRangeProducer{mid, end}};
     }
     template <Folder<Item> F>
@@ -123,6 +125,7 @@ struct MapProducer {
     std::size_t len() const { return base.len(); }
     std::size_t min_len() const { return base.min_len(); }
     std::size_t max_len() const { return base.max_len(); }
+    Item get(std::size_t i) const { return std::invoke(*f, base.get(i)); }
     std::pair<MapProducer, MapProducer> split_at(std::size_t index) const {
         auto [l, r] = base.split_at(index);
         return {MapProducer{std::move(l), f}, MapProducer{std::move(r), f}};
@@ -157,6 +160,7 @@ struct EnumerateProducer {
     std::size_t len() const { return base.len(); }
     std::size_t min_len() const { return base.min_len(); }
     std::size_t max_len() const { return base.max_len(); }
+    Item get(std::size_t i) const { return Item(offset + i, base.get(i)); }
     std::pair<EnumerateProducer, EnumerateProducer> split_at(std::size_t index) const {
         auto [l, r] = base.split_at(index);
         return {EnumerateProducer{std::move(l), offset}, EnumerateProducer{std::move(r), offset + index}};
@@ -178,6 +182,7 @@ struct BoundedProducer {
     std::size_t len() const { return base.len(); }
     std::size_t min_len() const { return std::max(base.min_len(), min); }
     std::size_t max_len() const { return std::min(base.max_len(), max); }
+    Item get(std::size_t i) const { return base.get(i); }
     std::pair<BoundedProducer, BoundedProducer> split_at(std::size_t index) const {
         auto [l, r] = base.split_at(index);
         return {BoundedProducer{std::move(l), min, max}, BoundedProducer{std::move(r), min, max}};

@@ -60,30 +60,29 @@ private:
     std::size_t len_;
 };
 
-__extension__ using u128 = unsigned __int128;
-
 // ANCHOR: wide_range
 // A range of 128-bit integers is not indexed: its length may not fit in std::size_t. When it
 // does, it is driven as an indexed range; when not, it halves itself through bridge_unindexed.
-class WideRangeIter : public ParallelIterator<WideRangeIter> {
+template <wide_integer I>
+class WideRangeIter : public ParallelIterator<WideRangeIter<I>> {
 public:
-    using Item = u128;
+    using Item = I;
     static constexpr bool indexed = false;
 
-    WideRangeIter(u128 begin, u128 end) : begin_(begin), end_(end > begin ? end : begin) {}
+    WideRangeIter(I begin, I end) : begin_(begin), end_(end > begin ? end : begin) {}
     template <class C>
     auto drive_unindexed(ThreadPool& pool, C consumer) const {
-        const u128 len = end_ - begin_;
+        const u128 len = static_cast<u128>(end_) - static_cast<u128>(begin_); // fits: end_ >= begin_
         if (len <= std::numeric_limits<std::size_t>::max())
             return bridge_producer_consumer(
-                pool, RangeProducer<u128>{{}, begin_, static_cast<std::size_t>(len)},
+                pool, RangeProducer<I>{{}, begin_, static_cast<std::size_t>(len)},
                 std::move(consumer));
-        return bridge_unindexed(pool, UnindexedRangeProducer<u128>{begin_, end_},
+        return bridge_unindexed(pool, UnindexedRangeProducer<I>{begin_, end_},
                                 std::move(consumer));
     }
 
 private:
-    u128 begin_, end_;
+    I begin_, end_;
 };
 // ANCHOR_END: wide_range
 
