@@ -425,6 +425,7 @@ struct Token {
 // pool of 2. Matches are 1 and 2. The left leaf's predicate on token 0 waits until the right
 // leaf (stolen by the other worker) has published its match, then returns false; by the rule the
 // left leaf is left of the best, keeps going and finds 1.
+// ANCHOR: forced_find_first
 TEST_CASE("find_first: a leaf left of the best match keeps looking (forced)", "[best_index]") {
     test::Pool pool(2);
     Token::two_published = false;
@@ -441,6 +442,7 @@ TEST_CASE("find_first: a leaf left of the best match keeps looking (forced)", "[
     const int first = found->v;
     CHECK(first == 1);
 }
+// ANCHOR_END: forced_find_first
 
 // ---- min, max and ties -----------------------------------------------------------------------
 

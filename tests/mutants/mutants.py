@@ -37,8 +37,8 @@ CATALOGUE = Path(__file__).resolve().with_name("catalogue.ini")
 # The programs that kill the most mutants first (the pool's stress and forced windows, then the
 # deque's), so that a killed mutant rarely waits for the others' tests.
 TESTS = ["test_pool", "test_deque", "test_join", "test_latch", "test_sleep", "test_splitter",
-         "test_pools", "test_scope", "test_exceptions", "test_par_iter", "test_broadcast",
-         "test_spawn"]
+         "test_pools", "test_scope", "test_exceptions", "test_par_iter", "test_par_indexed",
+         "test_broadcast", "test_spawn"]
 DRIVERS = ["lost_wakeup", "fib", "splits"]
 
 
