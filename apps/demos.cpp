@@ -1,5 +1,5 @@
-// demos: rayon-demo's programs (quicksort, mergesort, pythagoras, life) written on the
-// workbook's API as a C++ user would write them, beside the same programs written on rayon
+// demos: rayon-demo's programs (quicksort, mergesort, pythagoras, life, nbody, sieve) written on
+// the workbook's API as a C++ user would write them, beside the same programs written on rayon
 // 1.6.1 in Rust (apps/rayon/src/demos/), and plain serial code, in this one process.
 //
 // Every program makes its input from the same seeded generator in C++ and in Rust
@@ -35,7 +35,8 @@ using namespace cmp; // the columns and the table (compare_table.hpp)
 const char* const about =
     "rayon-demo's programs on the workbook's pool (mini), on rayon 1.6.1 (Rust, the same "
     "process) and serially: quicksort and mergesort (join), pythagoras (nested par_range with "
-    "filter, map, sum and length hints), life (par_range, map, collect_vec).\n"
+    "filter, map, sum and length hints), life (par_range, map, collect_vec), nbody (par_iter, zip; "
+    "and map, reduce inside), sieve (par_chunks_mut, enumerate, with_max_len).\n"
     "Prints one table of medians, min–max and ratios to mini, and whether the results are "
     "equal; never asserts a timing.\n"
     "Exit codes: 0 all results equal and checked, 1 wrong result, 2 usage error, 3 watchdog "
@@ -191,8 +192,12 @@ void print_notes(const Options& o, const demos::Sizes& s) {
         "'serial = mini = rayon': equal in every run. Inputs from one seeded xorshift128, the "
         "same in C++ and Rust.\n"
         "Timed: the sorts alone (the data is made before), pythagoras whole, life's {} "
-        "generations (the board is made before).\n",
-        o.runs, s.life.gens);
+        "generations (the board is made before), nbody's {} ticks (the bodies are made before), "
+        "the sieve with its allocation (the count after).\n"
+        "nbody, tick_par_reduce: its sums are reassociated; its result is the count of bodies "
+        "within a relative 1e-9 of the serial ones (every column computes the serial bodies "
+        "after its timer).\n",
+        o.runs, s.life.gens, s.nbody.ticks);
 }
 
 } // namespace

@@ -15,9 +15,11 @@
 #include "compare_table.hpp"
 #include "demos/life.hpp"
 #include "demos/mergesort.hpp"
+#include "demos/nbody.hpp"
 #include "demos/outcome.hpp"
 #include "demos/pythagoras.hpp"
 #include "demos/quicksort.hpp"
+#include "demos/sieve.hpp"
 #if MINI_HAVE_RAYON
 #include "rayon/rayon.h"
 #endif
@@ -30,11 +32,13 @@ struct Sizes {
     std::size_t sort_n = 250'000'000 / 512; // 488,281 u32
     pythagoras::Bounds py{};                // m < 2000, c <= 4,000,000
     life::Size life{};                      // 200 x 200, 100 generations
+    nbody::Size nbody{};                    // 1000 bodies, 10 ticks
+    unsigned sieve_magnitude = 7;           // the primes below 10^7
 };
 
 inline Sizes sizes_for(const std::string& size) {
     if (size != "small") return {};
-    return {150'000, {300, 90'000}, {40, 40, 10}};
+    return {150'000, {300, 90'000}, {40, 40, 10}, {100, 3}, 6};
 }
 
 // Where the parallel columns run: mini's pool and rayon's (null when rayon is not built).
@@ -87,13 +91,27 @@ inline Outcome run_life(int column, const Sizes& s, const Where& w) {
     if (column == cmp::workbook) return life::on_mini(w.pool, s.life);
     return DEMOS_RAYON(rayon_side_demo_life(rayon_pool(w), s.life.rows, s.life.cols, s.life.gens));
 }
+
+template <nbody::Mode M>
+Outcome run_nbody(int column, const Sizes& s, const Where& w) {
+    if (column == cmp::serial) return nbody::serial(s.nbody, M);
+    if (column == cmp::workbook) return nbody::on_mini(w.pool, s.nbody, M);
+    return DEMOS_RAYON(rayon_side_demo_nbody(rayon_pool(w), s.nbody.bodies, s.nbody.ticks,
+                                             M == nbody::Mode::par_reduce));
+}
+
+inline Outcome run_sieve(int column, const Sizes& s, const Where& w) {
+    if (column == cmp::serial) return sieve::serial(s.sieve_magnitude);
+    if (column == cmp::workbook) return sieve::on_mini(w.pool, s.sieve_magnitude);
+    return DEMOS_RAYON(rayon_side_demo_sieve(rayon_pool(w), s.sieve_magnitude));
+}
 #undef DEMOS_RAYON
 
 inline std::string pythagoras_label(const Sizes& s, const char* hint) {
     return fmt::format("pythagoras, c <= {}, {} [ms]", s.py.c_max, hint);
 }
 
-inline const std::array<Program, 6> programs{{
+inline const std::array<Program, 9> programs{{
     {"quicksort", [](const Sizes& s) { return fmt::format("quicksort, {} u32 [ms]", s.sort_n); },
      false, run_quicksort},
     {"mergesort", [](const Sizes& s) { return fmt::format("mergesort, {} u32 [ms]", s.sort_n); },
@@ -111,6 +129,23 @@ inline const std::array<Program, 6> programs{{
                             s.life.gens);
      },
      false, run_life},
+    {"nbody",
+     [](const Sizes& s) {
+         return fmt::format("nbody, tick_par, {} bodies, {} ticks [ms]", s.nbody.bodies,
+                            s.nbody.ticks);
+     },
+     false, run_nbody<nbody::Mode::par>},
+    {"nbody_reduce",
+     [](const Sizes& s) {
+         return fmt::format("nbody, tick_par_reduce, {} bodies, {} ticks [ms]", s.nbody.bodies,
+                            s.nbody.ticks);
+     },
+     true, run_nbody<nbody::Mode::par_reduce>},
+    {"sieve",
+     [](const Sizes& s) {
+         return fmt::format("sieve, primes below 10^{} [ms]", s.sieve_magnitude);
+     },
+     true, run_sieve},
 }};
 
 } // namespace demos

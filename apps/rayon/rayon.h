@@ -57,6 +57,10 @@ rayon_side_demo_outcome rayon_side_demo_pythagoras(const rayon_side_pool* pool, 
                                                    uint32_t c_max, uint32_t hint);
 rayon_side_demo_outcome rayon_side_demo_life(const rayon_side_pool* pool, size_t rows,
                                              size_t cols, size_t gens);
+// reduce: tick_par_reduce (its result: the bodies within 1e-9 of the serial ones), else tick_par.
+rayon_side_demo_outcome rayon_side_demo_nbody(const rayon_side_pool* pool, size_t bodies,
+                                              size_t ticks, bool reduce);
+rayon_side_demo_outcome rayon_side_demo_sieve(const rayon_side_pool* pool, unsigned magnitude);
 
 #ifdef __cplusplus
 }

@@ -9,8 +9,10 @@ use std::time::Instant;
 
 mod life;
 mod mergesort;
+mod nbody;
 mod pythagoras;
 mod quicksort;
+mod sieve;
 
 /// Marsaglia's xorshift128 with rayon-demo's seed (0, 1, ..., 15 as four little-endian u32):
 /// the same numbers as `demos::XorShift` in apps/demos/rng.hpp.
@@ -36,14 +38,12 @@ impl XorShift {
     }
 
     /// Two u32, the first in the low half.
-    #[allow(dead_code)]
     pub fn next_u64(&mut self) -> u64 {
         let lo = u64::from(self.next_u32());
         (u64::from(self.next_u32()) << 32) | lo
     }
 
     /// A double in [0, 1): the top 53 bits of a u64.
-    #[allow(dead_code)]
     pub fn next_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
@@ -125,4 +125,40 @@ pub unsafe extern "C" fn rayon_side_demo_life(
         }
     });
     Outcome { secs, result: fingerprint(&b.cells), ok: true }
+}
+
+/// nbody: `ticks` ticks of `bodies` bodies; `reduce` false: tick_par, its result the
+/// fingerprint of the last bodies; true: tick_par_reduce, its result the count of bodies within
+/// 1e-9 of the serial ones (computed here, after the timer) (nbody.rs).
+///
+/// # Safety
+/// As `rayon_side_demo_quicksort`.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_demo_nbody(
+    pool: *const ThreadPool,
+    bodies: usize,
+    ticks: usize,
+    reduce: bool,
+) -> Outcome {
+    let tick = if reduce { nbody::tick_par_reduce } else { nbody::tick_par };
+    let (done, secs) = (*pool).install(|| nbody::run(nbody::bodies(bodies), ticks, tick));
+    if !reduce {
+        return Outcome { secs, result: nbody::fingerprint_of(&done), ok: true };
+    }
+    let (want, _) = nbody::run(nbody::bodies(bodies), ticks, nbody::tick_serial);
+    let n = nbody::matching(&done, &want);
+    Outcome { secs, result: n, ok: n == done.len() as u64 }
+}
+
+/// sieve: the primes below 10^`magnitude`, counted after the timer and checked (sieve.rs).
+///
+/// # Safety
+/// As `rayon_side_demo_quicksort`.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_demo_sieve(pool: *const ThreadPool, magnitude: u32) -> Outcome {
+    let max = 10usize.pow(magnitude);
+    let mut s = Vec::new();
+    let secs = timed_in(&*pool, || s = sieve::sieve_parallel(max));
+    let n = 1 + s.iter().filter(|&&x| x == 1).count() as u64; // and 2
+    Outcome { secs, result: n, ok: n == sieve::NUM_PRIMES[magnitude as usize] }
 }
