@@ -457,3 +457,41 @@ TEST_CASE("broadcast returns what op returns by index and a void op returns void
     CHECK((v[0].index == 0 && v[1].index == 1 && v[0].of == 2 && v[1].of == 2));
     static_assert(std::is_void_v<decltype(pool.broadcast([](BroadcastContext) {}))>);
 }
+
+#if MINI_SLEEP_PER_WORKER
+// Issue 47, item 11 (per-worker sleep). A fresh worker's first look finds a broadcast copy in its
+// queue: the worker is held at its start until the copy is queued. A latch the copy makes must
+// have that worker as its owner, so that its set wakes the owner only. Before the worker had an
+// identity from its start, it got one only in its first search, after the copy ran: the latch
+// had no owner, and its set would wake every sleeper.
+namespace {
+std::atomic<bool> start_armed{false}, spin_armed{false};
+std::binary_semaphore worker_started{0}, copy_queued{0}, let_start{0};
+
+void hold_fresh_worker(mini::Probe point) {
+    if (point == mini::Probe::worker_start && start_armed.exchange(false)) {
+        worker_started.release();
+        let_start.acquire();
+    } else if (point == mini::Probe::lock_latch_spin && spin_armed.exchange(false)) {
+        copy_queued.release(); // inject_broadcast and its wake are done
+    }
+}
+} // namespace
+
+TEST_CASE("a fresh worker's first broadcast copy makes latches it owns", "[broadcast]") {
+    start_armed = true;
+    mini::instrument::sync_hook = &hold_fresh_worker;
+    test::Pool pool(1);
+    worker_started.acquire();
+    std::atomic<bool> owned{false};
+    spin_armed = true;
+    std::thread broadcaster([&] {
+        pool.broadcast([&](BroadcastContext) { owned = !mini::SpinLatch(&pool.sleep()).shared(); });
+    });
+    copy_queued.acquire();
+    let_start.release();
+    broadcaster.join();
+    mini::instrument::sync_hook = nullptr;
+    CHECK(owned);
+}
+#endif

@@ -176,6 +176,9 @@ std::uint64_t WorkerThread::wait_until(const SpinLatch& latch) {
 
 void WorkerThread::main_loop() {
     current_ = this;
+#if MINI_SLEEP_PER_WORKER
+    pool_.sleep_.enter(index_); // an identity before any job: its first may be a broadcast copy
+#endif
     probe(Probe::worker_start, nullptr, index_);
     wait_until(pool_.terminate_); // a worker is a thread waiting for the end, working meanwhile
     // Every job a worker pushes, it pops or sees stolen before the job that pushed it returns

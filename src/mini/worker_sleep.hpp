@@ -79,8 +79,13 @@ public:
     // The worker index of this thread in this pool's sleep, or no_owner (the owner of a latch).
     std::size_t current_index() const noexcept { return current_sleep == this ? current : no_owner; }
 
+    // Worker `worker` of this pool's sleep is this thread, from its start (main_loop): before its
+    // first search it may run a broadcast copy from its own queue, and a latch made there must
+    // have it as its owner, or the latch's set wakes every sleeper instead of it.
+    void enter(std::size_t worker) noexcept { current_sleep = this, current = worker; }
+
     IdleState start_looking(std::size_t worker) {
-        current_sleep = this, current = worker;
+        enter(worker);
         counters_.add_inactive_thread();
         return {worker};
     }
