@@ -113,17 +113,24 @@ function(mini_catch_tests target)
         PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}" RUN_SERIAL TRUE)
 endfunction()
 
-# mini_add_compile_fail_test(NAME n SOURCE file EXPECT_OUTPUT regex)
+# mini_add_compile_fail_test(NAME n SOURCE file EXPECT_OUTPUT regex [DEFINITIONS d...])
 # A rule that Rust's types enforce and C++ enforces by a static_assert: the source must not
-# compile, and the compiler's message must match EXPECT_OUTPUT (the static_assert's own text, so
-# that a typo failing the compile does not pass). The source is an object library outside `all`;
-# the test builds it. Label `compile`: the headers' asserts are the same in every build, so they
-# run in release only (the `compiled` test presets exclude the label).
+# compile, and the compiler must stop at the static_assert whose message matches EXPECT_OUTPUT
+# (so that a typo failing the compile does not pass). The source is an object library outside
+# `all`; the test builds it (-Wfatal-errors: the first error is the assert's, in g++'s words or
+# clang's). Label `compile`: the headers' asserts are the same in every build, so they run in
+# release only (the `compiled` test presets exclude the label).
 function(mini_add_compile_fail_test)
-    cmake_parse_arguments(T "" "NAME;SOURCE;EXPECT_OUTPUT" "" ${ARGN})
+    cmake_parse_arguments(T "" "NAME;SOURCE;EXPECT_OUTPUT" "DEFINITIONS" ${ARGN})
     add_library(${T_NAME}_source OBJECT EXCLUDE_FROM_ALL ${T_SOURCE})
     target_link_libraries(${T_NAME}_source PRIVATE mini)
-    mini_add_expect_test(NAME ${T_NAME} TIMEOUT 120 LABELS compile
+    target_compile_definitions(${T_NAME}_source PRIVATE ${T_DEFINITIONS})
+    target_compile_options(${T_NAME}_source PRIVATE -Wfatal-errors)
+    set(failed 1) # a failed build's exit code: ninja's; make's is 2
+    if(CMAKE_GENERATOR MATCHES "Makefiles")
+        set(failed 2)
+    endif()
+    mini_add_expect_test(NAME ${T_NAME} TIMEOUT 300 LABELS compile
         COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target ${T_NAME}_source
-        EXPECT_EXIT 1 EXPECT_OUTPUT "${T_EXPECT_OUTPUT}")
+        EXPECT_EXIT ${failed} EXPECT_OUTPUT "static.assert(ion)? failed[^\n]*${T_EXPECT_OUTPUT}")
 endfunction()
