@@ -267,7 +267,7 @@ TEMPLATE_TEST_CASE("a comparator that throws leaves a permutation: rayon's sort_
                    Stable, Unstable) {
     on_pools([] {
         for (std::size_t len : {1, 2, 3, 4, 5, 10, 20, 100, 500, 5000, 20000}) {
-            for (u64 modulus : {5, 1000, 20000}) {
+            for (u64 modulus : {5, 20000}) { // rayon's 5, 30, 1000, 20000: many duplicates, few
                 for (bool has_runs : {false, true}) {
                     INFO("length " << len << ", modulus " << modulus << (has_runs ? ", runs" : ""));
                     const u64 total = sort_throwing<TestType>(len, modulus, has_runs, ~u64{0});
