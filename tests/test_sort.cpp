@@ -153,7 +153,7 @@ TEST_CASE("par_sort is stable: rayon's test_par_sort_stability", "[sort][merge]"
     std::vector<std::size_t> lengths;
     for (std::size_t len = 2; len < 25; ++len) lengths.push_back(len);
     for (std::size_t len = 500; len < 510; ++len) lengths.push_back(len);
-    for (std::size_t len = 50000; len < 50010; ++len) lengths.push_back(len);
+    for (std::size_t len = 50000; len < 50005; ++len) lengths.push_back(len); // rayon: to 50009
     on_pools([&] {
         u64 seed = 7;
         for (std::size_t len : lengths) {
@@ -246,13 +246,16 @@ u64 sort_throwing(std::size_t len, u64 modulus, bool has_runs, u64 k) {
         } catch (const Thrown&) {
             threw = true;
         }
-        std::vector<std::uint32_t> ids;
+        std::vector<std::uint32_t> ids; // one REQUIRE per check, not per element: TSan's time
+        std::size_t shells = 0, misplaced = 0;
         for (const auto& t : v) {
-            REQUIRE(t.owns);
+            shells += !t.owns;
             ids.push_back(t.id);
         }
         std::sort(ids.begin(), ids.end());
-        for (std::size_t i = 0; i < len; ++i) REQUIRE(ids[i] == i);
+        for (std::size_t i = 0; i < len; ++i) misplaced += ids[i] != i;
+        REQUIRE(shells == 0);
+        REQUIRE(misplaced == 0); // every id once: a permutation of the input
     }
     REQUIRE(threw == (count >= k));
     REQUIRE(test::Tracked::bad == 0);
@@ -267,12 +270,12 @@ TEMPLATE_TEST_CASE("a comparator that throws leaves a permutation: rayon's sort_
                    Stable, Unstable) {
     on_pools([] {
         for (std::size_t len : {1, 2, 3, 4, 5, 10, 20, 100, 500, 5000, 20000}) {
-            for (u64 modulus : {5, 1000, 20000}) {
+            for (u64 modulus : {5, 20000}) { // rayon's 5, 30, 1000, 20000: many duplicates, few
                 for (bool has_runs : {false, true}) {
                     INFO("length " << len << ", modulus " << modulus << (has_runs ? ", runs" : ""));
                     const u64 total = sort_throwing<TestType>(len, modulus, has_runs, ~u64{0});
-                    for (u64 step = 1; step <= 10; ++step) { // throw from the first tenth on, then further
-                        const u64 k = std::max<u64>(1, total * step / 10);
+                    for (u64 step = 1; step <= 5; ++step) { // throw from the first fifth on, then further
+                        const u64 k = std::max<u64>(1, total * step / 5);
                         INFO("throwing at every " << k << "th of " << total << " comparisons");
                         sort_throwing<TestType>(len, modulus, has_runs, k);
                     }

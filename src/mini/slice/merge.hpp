@@ -115,6 +115,7 @@ void par_merge(std::span<T> left, std::span<T> right, T* dest, const F& is_less)
         }
         return; // ~Rest moves the run that is left
     }
+    // ANCHOR: par_merge_split
     const Cut cut = split_for_merge(left, right, is_less); // if it throws, ~Rest moves everything
     Cut second = cut; // where the second half starts reading each run
     if constexpr (sabotage::merge_split_inconsistent) { // [MERGE_SPLIT_INCONSISTENT]
@@ -127,6 +128,7 @@ void par_merge(std::span<T> left, std::span<T> right, T* dest, const F& is_less)
                    par_merge<IntoBuf>(left.subspan(second.left), right.subspan(second.right),
                                       dest_second, is_less);
                });
+    // ANCHOR_END: par_merge_split
 }
 
 } // namespace mini::slice

@@ -88,6 +88,7 @@ void recurse(std::span<T> v, const F& is_less, const T* pred, unsigned limit) {
         was_partitioned = partitioned;
         std::span<T> left = v.first(mid), right = v.subspan(mid + 1);
         const T* p = &v[mid]; // read by both sides, moved by neither
+        // ANCHOR: quicksort_join
         if (std::max(left.size(), right.size()) <= max_sequential) {
             // Recurse into the shorter side and loop on the longer: the stack stays O(log n).
             if (left.size() < right.size()) {
@@ -107,6 +108,7 @@ void recurse(std::span<T> v, const F& is_less, const T* pred, unsigned limit) {
                        [&] { recurse(right, is_less, p, limit); });
         }
         return;
+        // ANCHOR_END: quicksort_join
     }
 }
 
