@@ -22,6 +22,7 @@
 #include "compare_busy.hpp"
 #include "compare_callgrind.hpp"
 #include "compare_counters.hpp"
+#include "compare_indexed.hpp"
 #include "compare_iter.hpp"
 #include "compare_options.hpp"
 #include "compare_placement.hpp"
@@ -61,6 +62,20 @@ struct Inputs {
         iter_expected[it_sum_limit] = sum_expected;
         iter_expected[it_collect_limit] = iter::read_limit(first);
         iter_expected[it_find_limit] = iter::read_limit(to_find);
+        indexed_inputs(o);
+    }
+
+    // Chapter 13's rows (compare_indexed.hpp): zip's 2 x 128 MiB only where --rows names zip.
+    void indexed_inputs(const Options& o) {
+        if (!o.only_rows.empty() && chosen(o.only_rows, "zip"))
+            xs = indexed::dot_input(o.iter_n, 1000), ys = indexed::dot_input(o.iter_n, 7);
+        iter_expected[ix_zip] = indexed::dot_serial(xs, ys);
+        strip = {o.strip_w, o.strip_h};
+        if (!o.only_rows.empty() && chosen(o.only_rows, "par_chunks_mut"))
+            iter_expected[ix_chunks] =
+                indexed::timed_fill(strip, [&](auto img) { indexed::strip_serial(img, strip); }).value;
+        iter_expected[ix_find_quarter] = quarter = values[o.iter_n / 4];
+        iter_expected[ix_find_three_quarters] = target;
     }
 
     std::vector<std::uint64_t> values; // 1..len
@@ -70,6 +85,9 @@ struct Inputs {
     const iter::Values all, first, to_find;
     std::uint64_t target = 0; // find_any's item
     std::array<std::uint64_t, num_rows> iter_expected{};
+    std::vector<double> xs, ys;    // zip's
+    indexed::Strip strip{};        // par_chunks_mut's
+    std::uint64_t quarter = 0;     // find_first's item at 1/4 (the one at 3/4: target)
 };
 
 // What the runs share: compare_measure.hpp's functions fill its rows, compare.cpp takes the turns

@@ -25,6 +25,7 @@ struct Options {
     // item at 3/4.
     unsigned join_n = 0, fib_n = 0, cutoff = 0;
     std::size_t len = 0, iter_n = 0, collect_n = 0;
+    std::size_t strip_w = 0, strip_h = 0; // par_chunks_mut's Mandelbrot strip, a chunk a row
     std::uint64_t trips_per_run = 0;
 };
 
@@ -35,6 +36,7 @@ inline void set_sizes(Options& o, bool rounds_given) {
     if (o.quick && !rounds_given) o.rounds = 50;
     o.trips_per_run = o.producers * o.rounds;
     o.iter_n = o.len, o.collect_n = o.len / 4;
+    o.strip_w = o.quick ? 128 : 1024, o.strip_h = o.quick ? 64 : 512;
 }
 
 } // namespace cmp

@@ -12,6 +12,7 @@
 
 #include <fmt/core.h>
 
+#include "compare_indexed.hpp"
 #include "compare_iter.hpp"
 #include "compare_options.hpp"
 #include "compare_table.hpp"
@@ -42,11 +43,18 @@ enum RowId {
     it_find,
     it_find_speedup,
     it_find_limit,
+    // chapter 13's indexed chains (compare_indexed.hpp); find_first at 1/4, then at 3/4
+    ix_zip,
+    ix_zip_speedup,
+    ix_chunks,
+    ix_chunks_speedup,
+    ix_find_quarter,
+    ix_find_three_quarters,
     idle,
     num_rows
 };
 // The measured rows, by the names --rows takes and the instruction counts' labels carry.
-constexpr std::array<std::pair<RowId, const char*>, 8> row_keys{
+constexpr std::array<std::pair<RowId, const char*>, 11> row_keys{
     {{join_1, "join1"},
      {join_t, "join"},
      {fib, "fib"},
@@ -54,10 +62,19 @@ constexpr std::array<std::pair<RowId, const char*>, 8> row_keys{
      {trip, "trip"},
      {it_sum, "par_iter"},
      {it_collect, "collect_vec"},
-     {it_find, "find_any"}}};
+     {it_find, "find_any"},
+     {ix_zip, "zip"},
+     {ix_chunks, "par_chunks_mut"},
+     {ix_find_quarter, "find_first"}}};
 // The iterator rows run only when --rows names them (the default table is chapter 6's).
 inline bool iter_row(RowId r) {
     return r >= it_sum && r <= it_find_limit;
+}
+inline bool indexed_row(RowId r) { return r >= ix_zip && r <= ix_find_three_quarters; }
+inline indexed::Chain indexed_chain_of(RowId r) {
+    return r < ix_chunks ? indexed::Chain::zip
+           : r < ix_find_quarter ? indexed::Chain::chunks
+                                 : indexed::Chain::find_first;
 }
 inline bool limit_row(RowId r) {
     return r == it_sum_limit || r == it_collect_limit || r == it_find_limit;
@@ -104,7 +121,14 @@ inline std::vector<Row> label_rows(const Options& o, std::size_t find_n) {
         fmt::format("  limit: serial copy of the {} into a new vector [ms]", mib(o.collect_n));
     rows[it_find_limit].label =
         fmt::format("  limit: serial read of the first {} [ms]", mib(find_n));
-    for (RowId r : {it_sum_speedup, it_collect_speedup, it_find_speedup})
+    rows[ix_zip].label = fmt::format("zip: dot product of 2 x {} f64 [ms]", o.iter_n);
+    rows[ix_chunks].label =
+        fmt::format("par_chunks_mut: Mandelbrot strip, {} rows of {} [ms]", o.strip_h, o.strip_w);
+    rows[ix_find_quarter].label =
+        fmt::format("find_first of the item at 1/4 of {} u64 [ms]", o.iter_n);
+    rows[ix_find_three_quarters].label = "  find_first of the item at 3/4 [ms]";
+    for (RowId r : {it_sum_speedup, it_collect_speedup, it_find_speedup, ix_zip_speedup,
+                    ix_chunks_speedup})
         rows[r] = {"  speedup over serial", Row::speedup};
     if (o.pause_ms > 0)
         rows[idle] = {fmt::format("CPU in the {} ms pause after a job [ms]", o.pause_ms),
@@ -115,7 +139,9 @@ inline std::vector<Row> label_rows(const Options& o, std::size_t find_n) {
 // The cells that have no numbers, whatever the options.
 inline void note_not_measured(std::vector<Row>& rows) {
     for (RowId r : {join_1, join_t, fib, sum, trip}) rows[r].note[stdpar] = "n/a";
-    for (RowId r : {it_sum, it_collect, it_find}) rows[r].note[workbook_pw] = "n/a";
+    for (RowId r : {it_sum, it_collect, it_find, ix_zip, ix_chunks, ix_find_quarter,
+                    ix_find_three_quarters})
+        rows[r].note[workbook_pw] = "n/a";
     for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps}) rows[r].note[serial] = "n/a";
     for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps})
         rows[r].note[openmp] = "n/a [1]";
@@ -134,7 +160,7 @@ inline bool chosen(const std::vector<std::string>& only, const char* name) {
 // --rows: a workload left out has no label (neither run nor printed), nor have its extra rows.
 inline void leave_out_rows(std::vector<Row>& rows, const std::vector<std::string>& only_rows) {
     for (const auto& [r, key] : row_keys)
-        if (!chosen(only_rows, key) || (only_rows.empty() && iter_row(r)))
+        if (!chosen(only_rows, key) || (only_rows.empty() && (iter_row(r) || indexed_row(r))))
             for (int d = r; d < num_rows && (d == r || rows[d].label.starts_with("  ")); ++d)
                 rows[d].label.clear();
 }

@@ -36,6 +36,12 @@ uint64_t* rayon_side_collect_squares(const rayon_side_pool* pool, const uint64_t
 void rayon_side_vec_free(uint64_t* ptr, size_t len, size_t cap);
 bool rayon_side_find_any(const rayon_side_pool* pool, const uint64_t* values, size_t len,
                          uint64_t target, uint64_t* found);
+// compare's indexed rows (apps/compare_indexed.hpp).
+double rayon_side_dot(const rayon_side_pool* pool, const double* a, const double* b, size_t len);
+void rayon_side_mandelbrot(const rayon_side_pool* pool, uint32_t* img, size_t width,
+                           size_t height);
+bool rayon_side_find_first(const rayon_side_pool* pool, const uint64_t* values, size_t len,
+                           uint64_t target, uint64_t* found);
 
 #ifdef __cplusplus
 }
