@@ -36,47 +36,13 @@
 
 #include "common.hpp"
 #include "compare_iter.hpp"
+#include "compare_mandelbrot.hpp"
 #include "compare_table.hpp"
 
 namespace cmp::indexed {
 
 using iter::Timing, iter::Where, iter::clocked, iter::Values, iter::u64;
 using F64s = std::span<const double>;
-using Pixels = std::span<std::uint32_t>;
-
-// The strip: rows of `width` pixels over re in [-2, 1], im in [-1, 1]; at most 255 steps a pixel.
-// Rust's side (lib.rs `escape`) does the very same operations, so the counts are equal.
-struct Strip {
-    std::size_t width, height;
-};
-inline constexpr std::uint32_t max_steps = 255;
-
-inline std::uint32_t escape(double cr, double ci) {
-    double zr = 0, zi = 0;
-    std::uint32_t k = 0;
-    for (; k < max_steps; ++k) {
-        const double zr2 = zr * zr, zi2 = zi * zi;
-        if (zr2 + zi2 > 4.0) break;
-        zi = 2.0 * zr * zi + ci;
-        zr = zr2 - zi2 + cr;
-    }
-    return k;
-}
-inline void fill_row(Pixels row, std::size_t y, Strip s) {
-    const double ci = -1.0 + double(y) * (2.0 / double(s.height));
-    for (std::size_t x = 0; x < row.size(); ++x)
-        row[x] = escape(-2.0 + double(x) * (3.0 / double(s.width)), ci);
-}
-
-// Makes the image, times fill(image) alone, then checks the image off the clock.
-template <class Fill>
-Timing timed_fill(Strip s, Fill fill) {
-    std::vector<std::uint32_t> img(s.width * s.height);
-    const double t0 = app::now();
-    fill(Pixels(img));
-    const double secs = app::now() - t0;
-    return {secs, std::accumulate(img.begin(), img.end(), u64{0})};
-}
 
 // ---- serial and mini ---------------------------------------------------------------------------
 
@@ -90,7 +56,6 @@ inline u64 dot_serial(F64s a, F64s b) { return u64(std::inner_product(a.begin(),
 inline void strip_serial(Pixels img, Strip s) {
     for (std::size_t y = 0; y < s.height; ++y) fill_row(img.subspan(y * s.width, s.width), y, s);
 }
-inline u64 find_first_serial(Values v, u64 target) { return iter::find_serial(v, target); }
 
 // ANCHOR: compare_indexed_mini
 inline u64 dot_mini(mini::ThreadPool& pool, F64s a, F64s b) {
@@ -177,7 +142,6 @@ inline void strip_std(Pixels img, Strip s) {
     std::for_each(std::execution::par, ys.begin(), ys.end(),
                   [&](std::size_t y) { fill_row(img.subspan(y * s.width, s.width), y, s); });
 }
-inline u64 find_first_std(Values v, u64 target) { return iter::find_std(v, target); }
 #endif
 
 // ---- OpenMP ------------------------------------------------------------------------------------
@@ -257,14 +221,14 @@ inline Timing run_strip(int impl, const Where& w, Strip s) {
 inline Timing run_find_first(int impl, const Where& w, Values v, u64 target) {
     return clocked([&]() -> u64 {
         switch (impl) {
-        case serial: return find_first_serial(v, target);
+        case serial: return iter::find_serial(v, target);
         case workbook: return find_first_mini(w.pool, v, target);
 #if MINI_HAVE_RAYON
         case rayon: return find_first_rayon(static_cast<const rayon_side_pool*>(w.rayon), v, target);
 #endif
 #if MINI_HAVE_TBB
         case onetbb: return find_first_tbb(v, target);
-        case stdpar: return find_first_std(v, target);
+        case stdpar: return iter::find_std(v, target); // the first, as std::find
 #endif
 #if MINI_HAVE_OPENMP
         case openmp: return find_first_omp(w.threads, v, target);
