@@ -9,7 +9,8 @@
 // and OpenMP are optional at configure time (apps/CMakeLists.txt, cmake/Rayon.cmake,
 // cmake/Compare.cmake): a missing one leaves its column empty and says why. Chapter 11's three
 // iterator rows (par_iter, collect_vec, find_any: compare_iter.hpp) run only when --rows names
-// them, with one more column, std-par (libstdc++'s parallel algorithms on oneTBB).
+// them, with one more column, std-par (libstdc++'s parallel algorithms on oneTBB); so do chapter
+// 13's indexed rows (zip, par_chunks_mut, find_first: compare_indexed.hpp).
 //
 // The parts: compare_options.hpp (the options), compare_runtimes.hpp (the pools and arenas),
 // compare_rows.hpp (the table's rows), compare_bench.hpp (the state of one invocation: timing,
@@ -70,8 +71,8 @@ void add_options(app::Args& cli, Options& o) {
     for (const auto& [id, key] : row_keys) row_names.push_back(key);
     cli.add("--rows", o.only_rows,
             "only these workloads (default: join1 (1 thread), join, fib, sum, trip); "
-            "chapter 11's par_iter, collect_vec, find_any and chapter 15's par_sort, "
-            "par_sort_unstable run only when named here",
+            "chapter 11's par_iter, collect_vec, find_any, chapter 13's zip, par_chunks_mut, "
+            "find_first and chapter 15's par_sort, par_sort_unstable run only when named here",
             row_names);
     cli.add("--runtimes", o.only_runtimes,
             "only these columns (default all): serial, mini, "
@@ -136,7 +137,7 @@ std::vector<int> turns(const Bench& b, RowId r, std::size_t run) {
 void one_run(Bench& b, int& last) {
     for (RowId r : {join_1, join_t, fib, sum, trip, it_sum, it_sum_limit, it_collect,
                     it_collect_limit, it_find, it_find_limit, sort_u64, sort_str, usort_u64,
-                    usort_str}) {
+                    usort_str, ix_zip, ix_chunks, ix_find_quarter, ix_find_three_quarters}) {
         for (const int impl : turns(b, r, b.run)) {
             b.at_row = r, b.at_impl = impl;
             // Let the threads of the previous implementation go idle and fall asleep (libgomp
@@ -197,7 +198,8 @@ void print_table_of(const Bench& b) {
     shown[stdpar] =
         b.wanted[stdpar] && (!rows[it_sum].label.empty() || !rows[it_collect].label.empty() ||
                              !rows[it_find].label.empty() || !rows[sort_u64].label.empty() ||
-                             !rows[usort_u64].label.empty());
+                             !rows[usort_u64].label.empty() || !rows[ix_zip].label.empty() ||
+                             !rows[ix_chunks].label.empty() || !rows[ix_find_quarter].label.empty());
     print_table(rows, fmt::format("workload [unit], busy {}", b.o.busy_n), shown);
 }
 

@@ -22,6 +22,7 @@
 #include "compare_busy.hpp"
 #include "compare_callgrind.hpp"
 #include "compare_counters.hpp"
+#include "compare_indexed.hpp"
 #include "compare_iter.hpp"
 #include "compare_options.hpp"
 #include "compare_placement.hpp"
@@ -68,9 +69,23 @@ struct Inputs {
             sort_expected[0] = sort::sort_serial(sorts->values, false).value;
             sort_expected[1] = sort::sort_serial(sorts->strings, false).value;
         }
+        indexed_inputs(o);
     }
     static bool chosen_only(const std::vector<std::string>& only, const char* name) {
         return std::find(only.begin(), only.end(), name) != only.end();
+    }
+
+    // Chapter 13's rows (compare_indexed.hpp): zip's 2 x 128 MiB only where --rows names zip.
+    void indexed_inputs(const Options& o) {
+        if (!o.only_rows.empty() && chosen(o.only_rows, "zip"))
+            xs = indexed::dot_input(o.iter_n, 1000), ys = indexed::dot_input(o.iter_n, 7);
+        iter_expected[ix_zip] = indexed::dot_serial(xs, ys);
+        strip = {o.strip_w, o.strip_h};
+        if (!o.only_rows.empty() && chosen(o.only_rows, "par_chunks_mut"))
+            iter_expected[ix_chunks] =
+                indexed::timed_fill(strip, [&](auto img) { indexed::strip_serial(img, strip); }).value;
+        iter_expected[ix_find_quarter] = quarter = values[o.iter_n / 4];
+        iter_expected[ix_find_three_quarters] = target;
     }
 
     std::vector<std::uint64_t> values; // 1..len
@@ -82,6 +97,9 @@ struct Inputs {
     std::array<std::uint64_t, num_rows> iter_expected{};
     std::optional<sort::Inputs> sorts;
     std::array<std::uint64_t, 2> sort_expected{}; // the sorted u64's and strings' checksums
+    std::vector<double> xs, ys;    // zip's
+    indexed::Strip strip{};        // par_chunks_mut's
+    std::uint64_t quarter = 0;     // find_first's item at 1/4 (the one at 3/4: target)
 };
 
 // What the runs share: compare_measure.hpp's functions fill its rows, compare.cpp takes the turns

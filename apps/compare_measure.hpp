@@ -14,6 +14,7 @@
 
 #include "common.hpp"
 #include "compare_bench.hpp"
+#include "compare_indexed.hpp"
 #include "compare_iter.hpp"
 #include "compare_placement.hpp"
 #include "compare_rows.hpp"
@@ -160,6 +161,25 @@ inline void measure_sort(Bench& b, RowId r, int impl) {
             [&] { return sort::run(impl, stable, strings, b.rt.pool, rpool, *b.in.sorts); });
 }
 
+// Chapter 13's chains (compare_indexed.hpp), in ms.
+inline void measure_indexed(Bench& b, RowId r, int impl) {
+#if MINI_HAVE_RAYON
+    const void* rpool = b.rt.rayon.get();
+#else
+    const void* rpool = nullptr;
+#endif
+    const iter::Where w{b.rt.pool, rpool, int(b.o.threads)};
+    b.timed(r, impl, 1e-3, 1, b.in.iter_expected[r], [&] {
+        switch (indexed_chain_of(r)) {
+        case indexed::Chain::zip: return indexed::run_dot(impl, w, b.in.xs, b.in.ys);
+        case indexed::Chain::chunks: return indexed::run_strip(impl, w, b.in.strip);
+        default:
+            return indexed::run_find_first(impl, w, b.in.all,
+                                           r == ix_find_quarter ? b.in.quarter : b.in.target);
+        }
+    });
+}
+
 // PRODUCERS outside threads, ROUNDS round trips each: the trip row and the rows under it.
 inline void measure_trip(Bench& b, int impl) {
     const std::size_t producers = b.o.producers, rounds = b.o.rounds;
@@ -216,6 +236,8 @@ inline void measure(Bench& b, RowId r, int impl) {
         measure_iter(b, r, impl);
     else if (sort_row(r))
         measure_sort(b, r, impl);
+    else if (indexed_row(r))
+        measure_indexed(b, r, impl);
     else if (r == trip)
         measure_trip(b, impl);
 }

@@ -27,6 +27,7 @@ struct Options {
     std::size_t len = 0, iter_n = 0, collect_n = 0;
     // The sort rows (compare_sort.hpp): `sort_n` random u64, `sort_strings_n` strings.
     std::size_t sort_n = 0, sort_strings_n = 0;
+    std::size_t strip_w = 0, strip_h = 0; // par_chunks_mut's Mandelbrot strip, a chunk a row
     std::uint64_t trips_per_run = 0;
 };
 
@@ -39,6 +40,7 @@ inline void set_sizes(Options& o, bool rounds_given) {
     o.iter_n = o.len, o.collect_n = o.len / 4;
     o.sort_n = o.quick ? std::size_t{1} << 16 : std::size_t{1} << 22;
     o.sort_strings_n = o.quick ? std::size_t{1} << 14 : std::size_t{1} << 20;
+    o.strip_w = o.quick ? 128 : 1024, o.strip_h = o.quick ? 64 : 512;
 }
 
 } // namespace cmp

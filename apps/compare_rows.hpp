@@ -12,6 +12,7 @@
 
 #include <fmt/core.h>
 
+#include "compare_indexed.hpp"
 #include "compare_iter.hpp"
 #include "compare_options.hpp"
 #include "compare_table.hpp"
@@ -51,11 +52,18 @@ enum RowId {
     usort_u64_speedup,
     usort_str,
     usort_str_speedup,
+    // chapter 13's indexed chains (compare_indexed.hpp); find_first at 1/4, then at 3/4
+    ix_zip,
+    ix_zip_speedup,
+    ix_chunks,
+    ix_chunks_speedup,
+    ix_find_quarter,
+    ix_find_three_quarters,
     idle,
     num_rows
 };
 // The measured rows, by the names --rows takes and the instruction counts' labels carry.
-constexpr std::array<std::pair<RowId, const char*>, 10> row_keys{
+constexpr std::array<std::pair<RowId, const char*>, 13> row_keys{
     {{join_1, "join1"},
      {join_t, "join"},
      {fib, "fib"},
@@ -65,7 +73,10 @@ constexpr std::array<std::pair<RowId, const char*>, 10> row_keys{
      {it_collect, "collect_vec"},
      {it_find, "find_any"},
      {sort_u64, "par_sort"},
-     {usort_u64, "par_sort_unstable"}}};
+     {usort_u64, "par_sort_unstable"},
+     {ix_zip, "zip"},
+     {ix_chunks, "par_chunks_mut"},
+     {ix_find_quarter, "find_first"}}};
 // The iterator rows run only when --rows names them (the default table is chapter 6's).
 inline bool iter_row(RowId r) {
     return r >= it_sum && r <= it_find_limit;
@@ -73,6 +84,12 @@ inline bool iter_row(RowId r) {
 // The sort rows, measured (no speedup rows), and run only when --rows names them.
 inline bool sort_row(RowId r) {
     return r == sort_u64 || r == sort_str || r == usort_u64 || r == usort_str;
+}
+inline bool indexed_row(RowId r) { return r >= ix_zip && r <= ix_find_three_quarters; }
+inline indexed::Chain indexed_chain_of(RowId r) {
+    return r < ix_chunks ? indexed::Chain::zip
+           : r < ix_find_quarter ? indexed::Chain::chunks
+                                 : indexed::Chain::find_first;
 }
 inline bool limit_row(RowId r) {
     return r == it_sum_limit || r == it_collect_limit || r == it_find_limit;
@@ -123,8 +140,15 @@ inline std::vector<Row> label_rows(const Options& o, std::size_t find_n) {
     rows[sort_str].label = fmt::format("  par_sort of {} strings [ms]", o.sort_strings_n);
     rows[usort_u64].label = fmt::format("par_sort_unstable of {} random u64 [ms]", o.sort_n);
     rows[usort_str].label = fmt::format("  par_sort_unstable of {} strings [ms]", o.sort_strings_n);
+    rows[ix_zip].label = fmt::format("zip: dot product of 2 x {} f64 [ms]", o.iter_n);
+    rows[ix_chunks].label =
+        fmt::format("par_chunks_mut: Mandelbrot strip, {} rows of {} [ms]", o.strip_h, o.strip_w);
+    rows[ix_find_quarter].label =
+        fmt::format("find_first of the item at 1/4 of {} u64 [ms]", o.iter_n);
+    rows[ix_find_three_quarters].label = "  find_first of the item at 3/4 [ms]";
     for (RowId r : {it_sum_speedup, it_collect_speedup, it_find_speedup, sort_u64_speedup,
-                    sort_str_speedup, usort_u64_speedup, usort_str_speedup})
+                    sort_str_speedup, usort_u64_speedup, usort_str_speedup, ix_zip_speedup,
+                    ix_chunks_speedup})
         rows[r] = {"  speedup over serial", Row::speedup};
     if (o.pause_ms > 0)
         rows[idle] = {fmt::format("CPU in the {} ms pause after a job [ms]", o.pause_ms),
@@ -135,7 +159,9 @@ inline std::vector<Row> label_rows(const Options& o, std::size_t find_n) {
 // The cells that have no numbers, whatever the options.
 inline void note_not_measured(std::vector<Row>& rows) {
     for (RowId r : {join_1, join_t, fib, sum, trip}) rows[r].note[stdpar] = "n/a";
-    for (RowId r : {it_sum, it_collect, it_find}) rows[r].note[workbook_pw] = "n/a";
+    for (RowId r : {it_sum, it_collect, it_find, ix_zip, ix_chunks, ix_find_quarter,
+                    ix_find_three_quarters})
+        rows[r].note[workbook_pw] = "n/a";
     // No sort in mini-pw's copy of the core nor in OpenMP; no stable one in oneTBB.
     for (RowId r : {sort_u64, sort_str, usort_u64, usort_str})
         rows[r].note[workbook_pw] = rows[r].note[openmp] = "n/a";
@@ -158,7 +184,8 @@ inline bool chosen(const std::vector<std::string>& only, const char* name) {
 // --rows: a workload left out has no label (neither run nor printed), nor have its extra rows.
 inline void leave_out_rows(std::vector<Row>& rows, const std::vector<std::string>& only_rows) {
     for (const auto& [r, key] : row_keys)
-        if (!chosen(only_rows, key) || (only_rows.empty() && (iter_row(r) || sort_row(r))))
+        if (!chosen(only_rows, key) ||
+            (only_rows.empty() && (iter_row(r) || sort_row(r) || indexed_row(r))))
             for (int d = r; d < num_rows && (d == r || rows[d].label.starts_with("  ")); ++d)
                 rows[d].label.clear();
 }

@@ -47,6 +47,12 @@ if(TARGET compare)
     mini_add_expect_test(NAME driver.compare.sort LABELS driver TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT MERGE_SPLIT_INCONSISTENT
         COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows par_sort,par_sort_unstable
         EXPECT_EXIT 0 EXPECT_OUTPUT "par_sort of 65536 random u64 \\[ms\\] .*\n  par_sort of 16384 strings \\[ms\\] .*par_sort_unstable of 65536 random u64 \\[ms\\] .*\n  par_sort_unstable of 16384 strings \\[ms\\] .*all results correct")
+    # Chapter 13's indexed chains, which also run only when --rows names them: every column's
+    # result checked (the dot product, the strip's escape counts, the item found at 1/4 and 3/4).
+    set(ix_broken NO_RECHECK BLOCK_WAIT REDUCE_SWAPPED ZIP_UNEVEN_SPLIT FIND_FIRST_ANY CHUNK_SPLIT_UNALIGNED)
+    mini_add_expect_test(NAME driver.compare.indexed LABELS driver TIMEOUT 60 BROKEN_BY ${ix_broken}
+        COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows zip,par_chunks_mut,find_first
+        EXPECT_EXIT 0 EXPECT_OUTPUT "zip: dot product of 2 x 65536 f64 \\[ms\\] .*par_chunks_mut: Mandelbrot strip, 64 rows of 128 \\[ms\\] .*find_first of the item at 1/4 of 65536 u64 \\[ms\\] .*\n  find_first of the item at 3/4 \\[ms\\] .*all results correct")
     mini_add_expect_test(NAME driver.help.compare LABELS driver TIMEOUT 20
         COMMAND $<TARGET_FILE:compare> --help EXPECT_EXIT 0 EXPECT_OUTPUT "Exit codes")
     foreach(case "0" "abc" "2|0" "2|1|--producers|0" "2|1|--bogus" "2|1|--busy|-1" "2|1|--busy|many"
@@ -99,6 +105,15 @@ if(TARGET compare)
         mini_add_expect_test(NAME rayon.compare.sort LABELS rayon TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT MERGE_SPLIT_INCONSISTENT
             COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows par_sort,par_sort_unstable
             EXPECT_EXIT 0 EXPECT_OUTPUT "${sort_re}")
+        # The indexed rows: rayon's own zip, par_chunks_mut and find_first beside mini in each.
+        string(CONCAT ix_re "zip: dot product of 2 x 65536 f64 \\[ms\\] +${cell} ×[0-9.]+ +${cell} +(n/a|not built[a-zA-Z_ ():=-]*) +${cell} ×"
+            ".*par_chunks_mut: Mandelbrot strip, 64 rows of 128 \\[ms\\] +${cell} ×[0-9.]+ +${cell} +(n/a|not built[a-zA-Z_ ():=-]*) +${cell} ×"
+            ".*find_first of the item at 1/4 of 65536 u64 \\[ms\\] +${cell} ×[0-9.]+ +${cell} +(n/a|not built[a-zA-Z_ ():=-]*) +${cell} ×"
+            ".*  find_first of the item at 3/4 \\[ms\\] +${cell} ×[0-9.]+ +${cell} +(n/a|not built[a-zA-Z_ ():=-]*) +${cell} ×"
+            ".*all results correct")
+        mini_add_expect_test(NAME rayon.compare.indexed LABELS rayon TIMEOUT 60 BROKEN_BY ${ix_broken}
+            COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows zip,par_chunks_mut,find_first
+            EXPECT_EXIT 0 EXPECT_OUTPUT "${ix_re}")
         mini_add_expect_test(NAME rayon.compare.smoke LABELS rayon TIMEOUT 120 BROKEN_BY NO_RECHECK BLOCK_WAIT
             COMMAND $<TARGET_FILE:compare> 2 1 --quick EXPECT_EXIT 0 EXPECT_OUTPUT "${re}")
         # The diagnostics chapter 6 reads the fib row with: medians by the column measured just

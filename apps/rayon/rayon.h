@@ -61,6 +61,12 @@ rayon_side_demo_outcome rayon_side_demo_life(const rayon_side_pool* pool, size_t
 rayon_side_demo_outcome rayon_side_demo_nbody(const rayon_side_pool* pool, size_t bodies,
                                               size_t ticks, bool reduce);
 rayon_side_demo_outcome rayon_side_demo_sieve(const rayon_side_pool* pool, unsigned magnitude);
+// compare's indexed rows (apps/compare_indexed.hpp).
+double rayon_side_dot(const rayon_side_pool* pool, const double* a, const double* b, size_t len);
+void rayon_side_mandelbrot(const rayon_side_pool* pool, uint32_t* img, size_t width,
+                           size_t height);
+bool rayon_side_find_first(const rayon_side_pool* pool, const uint64_t* values, size_t len,
+                           uint64_t target, uint64_t* found);
 
 #ifdef __cplusplus
 }

@@ -308,3 +308,88 @@ pub unsafe extern "C" fn rayon_side_find_any(
         None => false,
     }
 }
+
+// ---- compare's indexed rows (apps/compare_indexed.hpp): zip, par_chunks_mut, find_first ----
+
+/// `a.par_iter().zip(b).map(|(x, y)| x * y).sum()` over `len` f64 each.
+///
+/// # Safety
+/// `pool` as above; `a` and `b` each point to `len` readable f64 that nobody writes meanwhile.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_dot(
+    pool: *const ThreadPool,
+    a: *const f64,
+    b: *const f64,
+    len: usize,
+) -> f64 {
+    if len == 0 {
+        return 0.0;
+    }
+    let (a, b) = (std::slice::from_raw_parts(a, len), std::slice::from_raw_parts(b, len));
+    (*pool).install(|| a.par_iter().zip(b).map(|(x, y)| x * y).sum())
+}
+
+/// The escape count of one pixel, at most 255 steps: the very operations of `escape` in
+/// apps/compare_indexed.hpp, in the same order, so that both sides count alike.
+fn escape(cr: f64, ci: f64) -> u32 {
+    let (mut zr, mut zi) = (0.0f64, 0.0f64);
+    let mut k = 0;
+    while k < 255 {
+        let (zr2, zi2) = (zr * zr, zi * zi);
+        if zr2 + zi2 > 4.0 {
+            break;
+        }
+        zi = 2.0 * zr * zi + ci;
+        zr = zr2 - zi2 + cr;
+        k += 1;
+    }
+    k
+}
+
+/// The Mandelbrot strip of `height` rows of `width` pixels (re in [-2, 1], im in [-1, 1]):
+/// `img.par_chunks_mut(width).enumerate().for_each(...)`, each chunk one row.
+///
+/// # Safety
+/// `pool` as above; `img` points to `width * height` writable u32 that nobody else touches.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_mandelbrot(
+    pool: *const ThreadPool,
+    img: *mut u32,
+    width: usize,
+    height: usize,
+) {
+    if width == 0 || height == 0 {
+        return;
+    }
+    let img = std::slice::from_raw_parts_mut(img, width * height);
+    (*pool).install(|| {
+        img.par_chunks_mut(width).enumerate().for_each(|(y, row)| {
+            let ci = -1.0 + (y as f64) * (2.0 / height as f64);
+            for (x, p) in row.iter_mut().enumerate() {
+                *p = escape(-2.0 + (x as f64) * (3.0 / width as f64), ci);
+            }
+        })
+    });
+}
+
+/// `v.par_iter().find_first(|&&x| x == target)`: true and the item in `*found`, or false.
+///
+/// # Safety
+/// As `rayon_side_sum_squares`; `found` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_find_first(
+    pool: *const ThreadPool,
+    values: *const u64,
+    len: usize,
+    target: u64,
+    found: *mut u64,
+) -> bool {
+    let slice = slice_of(values, len);
+    match (*pool).install(|| slice.par_iter().find_first(|&&x| x == target)) {
+        Some(&x) => {
+            *found = x;
+            true
+        }
+        None => false,
+    }
+}
