@@ -4,7 +4,7 @@
 //
 // ThreadPool::spawn (spawn.hpp) with the order of scope_fifo: a worker of the pool puts the job
 // into its own JobFifo and pushes the queue's JobRef onto its deque (job_fifo.hpp); any other
-// thread injects it (rayon-core-v1.10.1, spawn/mod.rs lines 130-159, spawn_fifo and
+// thread injects it (rayon-core-v1.10.1, spawn/mod.rs lines 130-160, spawn_fifo and
 // spawn_fifo_in; registry.rs lines 714-716, push_fifo). The terminate count, the panic handler
 // and the closure that owns everything it uses are spawn's.
 // A publish that throws (the queue or the deque could not grow) frees the job unrun, gives its
