@@ -1,7 +1,7 @@
 // splits: what the adaptive splitter does. `count` prints leaf counts next to the no-steal theory
 // and next to rayon's own counts from this process, `par_iter` the same for `par_iter(v)` over a
 // vector (chapter 11), `tree` draws one run's split tree, `sum` measures a parallel sum against a
-// serial loop.
+// serial loop, `init` counts map_init's init calls beside the same call's leaves (chapter 14).
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -11,6 +11,7 @@
 #include <mutex>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <mini/par.hpp>
@@ -85,6 +86,55 @@ int count(std::size_t threads, std::size_t len, std::size_t runs, std::size_t wo
                    "here\n");
     return app::ok;
 }
+
+// A consumer whose result is its number of leaves: each leaf completes to 1, the reducer adds.
+struct LeafCount {
+    using Result = std::size_t;
+    struct Folder {
+        using Result = std::size_t;
+        void consume(const auto&) {}
+        bool full() const { return false; }
+        Result complete() && { return 1; }
+    };
+    struct Add {
+        Result reduce(Result a, Result b) const { return a + b; }
+    };
+    std::tuple<LeafCount, LeafCount, Add> split_at(std::size_t) const { return {}; }
+    LeafCount split_off_left() const { return {}; }
+    Add to_reducer() const { return {}; }
+    Folder into_folder() const { return {}; }
+    bool full() const { return false; }
+};
+
+// ANCHOR: init_counts
+// map_init over [0, len) inside the pool, driven into LeafCount: the same call counts its init
+// calls and its leaves (rayon #718, #1214: init runs once per leaf, not once per thread).
+int init_counts(std::size_t threads, std::size_t len, std::size_t runs, std::size_t work,
+                double watchdog_s) {
+    mini::ThreadPool pool(threads);
+    std::atomic<std::size_t> run{0};
+    mini::Watchdog dog("counting map_init's init calls", app::seconds(watchdog_s),
+                       [&] { return mini::stats(pool).executed + run.load(); },
+                       [&] { return fmt::format("run {}/{}", run.load() + 1, runs); });
+    bool all_equal = true;
+    for (; run < runs; ++run) {
+        std::atomic<std::size_t> inits{0};
+        const std::size_t leaves = pool.install([&] {
+            auto chain = mini::par_range(std::size_t{0}, len)
+                             .map_init([&] { return ++inits; },
+                                       [work](std::size_t&, std::size_t x) { busy(work); return x; });
+            return chain.drive_unindexed(pool, LeafCount{});
+        });
+        all_equal &= inits.load() == leaves;
+        fmt::print("run {}: init called {} times for {} items on {} threads, {} leaves: {}\n",
+                   run.load(), inits.load(), len, threads, leaves,
+                   inits.load() == leaves ? "equal" : "DIFFERENT");
+        std::fflush(stdout);
+    }
+    fmt::print("{}\n", all_equal ? "every run: init count = leaf count" : "WRONG: a count differs");
+    return all_equal ? app::ok : app::wrong_result;
+}
+// ANCHOR_END: init_counts
 
 // ANCHOR: par_iter_leaves
 // The leaves of one par_iter(v) on `pool`: every item maps to 0 and reduce's identity, 1, runs
@@ -265,9 +315,16 @@ int main(int argc, char** argv) {
     s.add("LEN", len, "number of values (at most 2^28: 2 GiB)", {1, 1 << 28}).required();
     s.add("RUNS", runs, "runs", {1, 1000}).required();
 
+    auto& in = cli.command("init", "map_init's init calls beside the same call's leaf count");
+    in.add("THREADS", threads, "worker threads", threads_range).required();
+    in.add("LEN", len, "range length", len_range).required();
+    in.add("RUNS", runs, "runs", {1, 10000});
+    in.add("--work", work, "iterations of busy work per item", {0, 1000000});
+
     if (int code = cli.parse(argc, argv); code >= 0) return code;
     if (c.chosen()) return count(threads, len, runs, work, watchdog_s);
     if (pi.chosen()) return par_iter_counts(threads, len, runs, work, watchdog_s);
     if (t.chosen()) return tree(threads, len, work, inside, watchdog_s);
+    if (in.chosen()) return init_counts(threads, len, runs, work, watchdog_s);
     return sum(threads, len, runs, watchdog_s);
 }

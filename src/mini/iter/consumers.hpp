@@ -194,6 +194,7 @@ struct FindConsumer : SameSplits<FindConsumer<V, P>, FirstFound> {
 };
 // ANCHOR_END: find_any
 
+// ANCHOR: list_vec
 // collect_vec of an iterator with no length (after filter): one vector per leaf, in a list
 // spliced in order (rayon's LinkedList<Vec<T>>, extend.rs:586-593), then moved into one vector.
 template <class V>
@@ -217,6 +218,7 @@ struct ListAppend {
         return left;
     }
 };
+// ANCHOR_END: list_vec
 
 template <class V>
 struct ListVecConsumer : SameSplits<ListVecConsumer<V>, ListAppend> {

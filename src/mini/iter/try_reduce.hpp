@@ -83,11 +83,13 @@ struct TryTerminals {
         std::atomic<bool> stop{false};
         return it.drive_unindexed(current_pool(), TryReduceConsumer<R, Id, Op>(&identity, &op, &stop));
     }
+    // ANCHOR: try_for_each
     template <class F>
     static auto try_for_each(const D& it, F f) { // f's try type: the first break, or success
         using R = std::remove_cvref_t<std::invoke_result_t<const F&, typename D::Item>>;
         return TryTerminals<Map<D, F>>::try_reduce(it.map(std::move(f)), TryUnit<R>{}, TryUnit<R>{});
     }
+    // ANCHOR_END: try_for_each
 };
 
 } // namespace mini::iter
