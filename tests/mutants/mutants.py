@@ -38,7 +38,7 @@ CATALOGUE = Path(__file__).resolve().with_name("catalogue.ini")
 # deque's), so that a killed mutant rarely waits for the others' tests.
 TESTS = ["test_pool", "test_deque", "test_join", "test_latch", "test_sleep", "test_splitter",
          "test_pools", "test_scope", "test_exceptions", "test_par_iter", "test_broadcast",
-         "test_spawn"]
+         "test_spawn", "test_par_unindexed"]
 DRIVERS = ["lost_wakeup", "fib", "splits"]
 
 
