@@ -9,7 +9,9 @@
 // and OpenMP are optional at configure time (apps/CMakeLists.txt, cmake/Rayon.cmake,
 // cmake/Compare.cmake): a missing one leaves its column empty and says why. Chapter 11's three
 // iterator rows (par_iter, collect_vec, find_any: compare_iter.hpp) run only when --rows names
-// them, with one more column, std-par (libstdc++'s parallel algorithms on oneTBB).
+// them, with one more column, std-par (libstdc++'s parallel algorithms on oneTBB); chapter 14's
+// word_count, filter_map, try_for_each, par_bridge (compare_unindexed.hpp) likewise, on mini,
+// rayon and serial code.
 //
 // The parts: compare_options.hpp (the options), compare_runtimes.hpp (the pools and arenas),
 // compare_rows.hpp (the table's rows), compare_bench.hpp (the state of one invocation: timing,
@@ -70,7 +72,8 @@ void add_options(app::Args& cli, Options& o) {
     for (const auto& [id, key] : row_keys) row_names.push_back(key);
     cli.add("--rows", o.only_rows,
             "only these workloads (default: join1 (1 thread), join, fib, sum, trip); "
-            "chapter 11's par_iter, collect_vec, find_any run only when named here",
+            "chapter 11's par_iter, collect_vec, find_any and chapter 14's word_count, "
+            "filter_map, try_for_each, par_bridge run only when named here",
             row_names);
     cli.add("--runtimes", o.only_runtimes,
             "only these columns (default all): serial, mini, "
@@ -134,7 +137,8 @@ std::vector<int> turns(const Bench& b, RowId r, std::size_t run) {
 // One run: every row once by every column that runs it. `last`: the column measured last.
 void one_run(Bench& b, int& last) {
     for (RowId r : {join_1, join_t, fib, sum, trip, it_sum, it_sum_limit, it_collect,
-                    it_collect_limit, it_find, it_find_limit}) {
+                    it_collect_limit, it_find, it_find_limit, un_words, un_filter_map, un_try,
+                    un_bridge}) {
         for (const int impl : turns(b, r, b.run)) {
             b.at_row = r, b.at_impl = impl;
             // Let the threads of the previous implementation go idle and fall asleep (libgomp

@@ -61,6 +61,9 @@ struct Inputs {
         iter_expected[it_sum_limit] = sum_expected;
         iter_expected[it_collect_limit] = iter::read_limit(first);
         iter_expected[it_find_limit] = iter::read_limit(to_find);
+        for (RowId r : {un_words, un_filter_map, un_try, un_bridge})
+            unindexed_expected[r] = unindexed::run(unindexed_chain_of(r), true, nullptr, nullptr,
+                                                   all, first, target);
     }
 
     std::vector<std::uint64_t> values; // 1..len
@@ -69,7 +72,7 @@ struct Inputs {
     const double joins;                              // the joins of fib(join_n) with no cutoff
     const iter::Values all, first, to_find;
     std::uint64_t target = 0; // find_any's item
-    std::array<std::uint64_t, num_rows> iter_expected{};
+    std::array<std::uint64_t, num_rows> iter_expected{}, unindexed_expected{};
 };
 
 // What the runs share: compare_measure.hpp's functions fill its rows, compare.cpp takes the turns

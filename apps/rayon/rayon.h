@@ -36,6 +36,12 @@ uint64_t* rayon_side_collect_squares(const rayon_side_pool* pool, const uint64_t
 void rayon_side_vec_free(uint64_t* ptr, size_t len, size_t cap);
 bool rayon_side_find_any(const rayon_side_pool* pool, const uint64_t* values, size_t len,
                          uint64_t target, uint64_t* found);
+// compare's unindexed rows (apps/compare_unindexed.hpp).
+uint64_t rayon_side_word_count(const rayon_side_pool* pool, const uint64_t* values, size_t len);
+uint64_t rayon_side_filter_map(const rayon_side_pool* pool, const uint64_t* values, size_t len);
+uint64_t rayon_side_try_for_each(const rayon_side_pool* pool, const uint64_t* values, size_t len,
+                                 uint64_t target);
+uint64_t rayon_side_par_bridge(const rayon_side_pool* pool, uint64_t n);
 
 #ifdef __cplusplus
 }
