@@ -10,7 +10,9 @@
 // cmake/Compare.cmake): a missing one leaves its column empty and says why. Chapter 11's three
 // iterator rows (par_iter, collect_vec, find_any: compare_iter.hpp) run only when --rows names
 // them, with one more column, std-par (libstdc++'s parallel algorithms on oneTBB); so do chapter
-// 13's indexed rows (zip, par_chunks_mut, find_first: compare_indexed.hpp).
+// 13's indexed rows (zip, par_chunks_mut, find_first: compare_indexed.hpp). Chapter 14's
+// word_count, filter_map, try_for_each, par_bridge (compare_unindexed.hpp) run on mini, rayon and
+// serial code.
 //
 // The parts: compare_options.hpp (the options), compare_runtimes.hpp (the pools and arenas),
 // compare_rows.hpp (the table's rows), compare_bench.hpp (the state of one invocation: timing,
@@ -72,7 +74,8 @@ void add_options(app::Args& cli, Options& o) {
     cli.add("--rows", o.only_rows,
             "only these workloads (default: join1 (1 thread), join, fib, sum, trip); "
             "chapter 11's par_iter, collect_vec, find_any, chapter 13's zip, par_chunks_mut, "
-            "find_first and chapter 15's par_sort, par_sort_unstable run only when named here",
+            "find_first, chapter 14's word_count, filter_map, try_for_each, par_bridge and "
+            "chapter 15's par_sort, par_sort_unstable run only when named here",
             row_names);
     cli.add("--runtimes", o.only_runtimes,
             "only these columns (default all): serial, mini, "
@@ -137,7 +140,8 @@ std::vector<int> turns(const Bench& b, RowId r, std::size_t run) {
 void one_run(Bench& b, int& last) {
     for (RowId r : {join_1, join_t, fib, sum, trip, it_sum, it_sum_limit, it_collect,
                     it_collect_limit, it_find, it_find_limit, sort_u64, sort_str, usort_u64,
-                    usort_str, ix_zip, ix_chunks, ix_find_quarter, ix_find_three_quarters}) {
+                    usort_str, ix_zip, ix_chunks, ix_find_quarter, ix_find_three_quarters,
+                    un_words, un_filter_map, un_try, un_bridge}) {
         for (const int impl : turns(b, r, b.run)) {
             b.at_row = r, b.at_impl = impl;
             // Let the threads of the previous implementation go idle and fall asleep (libgomp

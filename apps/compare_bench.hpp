@@ -63,6 +63,9 @@ struct Inputs {
         iter_expected[it_sum_limit] = sum_expected;
         iter_expected[it_collect_limit] = iter::read_limit(first);
         iter_expected[it_find_limit] = iter::read_limit(to_find);
+        for (RowId r : {un_words, un_filter_map, un_try, un_bridge})
+            unindexed_expected[r] = unindexed::run(unindexed_chain_of(r), true, nullptr, nullptr,
+                                                   all, first, target);
         // The sort rows' inputs (2^22 u64, 2^20 strings) and answers, only if one of them runs.
         if (chosen_only(o.only_rows, "par_sort") || chosen_only(o.only_rows, "par_sort_unstable")) {
             sorts.emplace(o.sort_n, o.sort_strings_n);
@@ -94,7 +97,7 @@ struct Inputs {
     const double joins;                              // the joins of fib(join_n) with no cutoff
     const iter::Values all, first, to_find;
     std::uint64_t target = 0; // find_any's item
-    std::array<std::uint64_t, num_rows> iter_expected{};
+    std::array<std::uint64_t, num_rows> iter_expected{}, unindexed_expected{};
     std::optional<sort::Inputs> sorts;
     std::array<std::uint64_t, 2> sort_expected{}; // the sorted u64's and strings' checksums
     std::vector<double> xs, ys;    // zip's

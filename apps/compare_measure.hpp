@@ -180,6 +180,20 @@ inline void measure_indexed(Bench& b, RowId r, int impl) {
     });
 }
 
+// Chapter 14's unindexed chains (compare_unindexed.hpp), in ms: mini, rayon and serial.
+inline void measure_unindexed(Bench& b, RowId r, int impl) {
+#if MINI_HAVE_RAYON
+    const void* rpool = b.rt.rayon.get();
+#else
+    const void* rpool = nullptr;
+#endif
+    mini::ThreadPool* pool = impl == workbook ? &b.rt.pool : nullptr;
+    b.timed(r, impl, 1e-3, 1, b.in.unindexed_expected[r], [&] {
+        return unindexed::run(unindexed_chain_of(r), impl == serial, rpool, pool, b.in.all,
+                              b.in.first, b.in.target);
+    });
+}
+
 // PRODUCERS outside threads, ROUNDS round trips each: the trip row and the rows under it.
 inline void measure_trip(Bench& b, int impl) {
     const std::size_t producers = b.o.producers, rounds = b.o.rounds;
@@ -238,6 +252,8 @@ inline void measure(Bench& b, RowId r, int impl) {
         measure_sort(b, r, impl);
     else if (indexed_row(r))
         measure_indexed(b, r, impl);
+    else if (unindexed_row(r))
+        measure_unindexed(b, r, impl);
     else if (r == trip)
         measure_trip(b, impl);
 }

@@ -14,6 +14,7 @@
 
 #include "compare_indexed.hpp"
 #include "compare_iter.hpp"
+#include "compare_unindexed.hpp"
 #include "compare_options.hpp"
 #include "compare_table.hpp"
 
@@ -59,11 +60,20 @@ enum RowId {
     ix_chunks_speedup,
     ix_find_quarter,
     ix_find_three_quarters,
+    // chapter 14's unindexed chains (compare_unindexed.hpp): mini, rayon and serial only
+    un_words,
+    un_words_speedup,
+    un_filter_map,
+    un_filter_map_speedup,
+    un_try,
+    un_try_speedup,
+    un_bridge,
+    un_bridge_speedup,
     idle,
     num_rows
 };
 // The measured rows, by the names --rows takes and the instruction counts' labels carry.
-constexpr std::array<std::pair<RowId, const char*>, 13> row_keys{
+constexpr std::array<std::pair<RowId, const char*>, 17> row_keys{
     {{join_1, "join1"},
      {join_t, "join"},
      {fib, "fib"},
@@ -76,7 +86,11 @@ constexpr std::array<std::pair<RowId, const char*>, 13> row_keys{
      {usort_u64, "par_sort_unstable"},
      {ix_zip, "zip"},
      {ix_chunks, "par_chunks_mut"},
-     {ix_find_quarter, "find_first"}}};
+     {ix_find_quarter, "find_first"},
+     {un_words, "word_count"},
+     {un_filter_map, "filter_map"},
+     {un_try, "try_for_each"},
+     {un_bridge, "par_bridge"}}};
 // The iterator rows run only when --rows names them (the default table is chapter 6's).
 inline bool iter_row(RowId r) {
     return r >= it_sum && r <= it_find_limit;
@@ -90,6 +104,15 @@ inline indexed::Chain indexed_chain_of(RowId r) {
     return r < ix_chunks ? indexed::Chain::zip
            : r < ix_find_quarter ? indexed::Chain::chunks
                                  : indexed::Chain::find_first;
+}
+inline bool unindexed_row(RowId r) {
+    return r >= un_words && r <= un_bridge_speedup;
+}
+inline unindexed::Chain unindexed_chain_of(RowId r) {
+    return r < un_filter_map ? unindexed::Chain::word_count
+           : r < un_try      ? unindexed::Chain::filter_map
+           : r < un_bridge   ? unindexed::Chain::try_for_each
+                             : unindexed::Chain::par_bridge;
 }
 inline bool limit_row(RowId r) {
     return r == it_sum_limit || r == it_collect_limit || r == it_find_limit;
@@ -146,9 +169,14 @@ inline std::vector<Row> label_rows(const Options& o, std::size_t find_n) {
     rows[ix_find_quarter].label =
         fmt::format("find_first of the item at 1/4 of {} u64 [ms]", o.iter_n);
     rows[ix_find_three_quarters].label = "  find_first of the item at 3/4 [ms]";
+    rows[un_words].label = fmt::format("word_count: fold a hash map per leaf, {} u64 [ms]", o.iter_n);
+    rows[un_filter_map].label = fmt::format("filter_map, collect_vec of {} u64 [ms]", o.collect_n);
+    rows[un_try].label = fmt::format("try_for_each, error at 3/4 of {} u64 [ms]", o.iter_n);
+    rows[un_bridge].label = fmt::format("par_bridge of 1..{}, map, sum [ms]", o.iter_n / 64);
     for (RowId r : {it_sum_speedup, it_collect_speedup, it_find_speedup, sort_u64_speedup,
                     sort_str_speedup, usort_u64_speedup, usort_str_speedup, ix_zip_speedup,
-                    ix_chunks_speedup})
+                    ix_chunks_speedup, un_words_speedup, un_filter_map_speedup, un_try_speedup,
+                    un_bridge_speedup})
         rows[r] = {"  speedup over serial", Row::speedup};
     if (o.pause_ms > 0)
         rows[idle] = {fmt::format("CPU in the {} ms pause after a job [ms]", o.pause_ms),
@@ -166,6 +194,8 @@ inline void note_not_measured(std::vector<Row>& rows) {
     for (RowId r : {sort_u64, sort_str, usort_u64, usort_str})
         rows[r].note[workbook_pw] = rows[r].note[openmp] = "n/a";
     rows[sort_u64].note[onetbb] = rows[sort_str].note[onetbb] = "n/a";
+    for (RowId r : {un_words, un_filter_map, un_try, un_bridge})
+        for (int i : {workbook_pw, onetbb, openmp, stdpar}) rows[r].note[i] = "n/a";
     for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps}) rows[r].note[serial] = "n/a";
     for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps})
         rows[r].note[openmp] = "n/a [1]";
@@ -185,7 +215,7 @@ inline bool chosen(const std::vector<std::string>& only, const char* name) {
 inline void leave_out_rows(std::vector<Row>& rows, const std::vector<std::string>& only_rows) {
     for (const auto& [r, key] : row_keys)
         if (!chosen(only_rows, key) ||
-            (only_rows.empty() && (iter_row(r) || sort_row(r) || indexed_row(r))))
+            (only_rows.empty() && (iter_row(r) || sort_row(r) || indexed_row(r) || unindexed_row(r))))
             for (int d = r; d < num_rows && (d == r || rows[d].label.starts_with("  ")); ++d)
                 rows[d].label.clear();
 }

@@ -53,6 +53,11 @@ if(TARGET compare)
     mini_add_expect_test(NAME driver.compare.indexed LABELS driver TIMEOUT 60 BROKEN_BY ${ix_broken}
         COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows zip,par_chunks_mut,find_first
         EXPECT_EXIT 0 EXPECT_OUTPUT "zip: dot product of 2 x 65536 f64 \\[ms\\] .*par_chunks_mut: Mandelbrot strip, 64 rows of 128 \\[ms\\] .*find_first of the item at 1/4 of 65536 u64 \\[ms\\] .*\n  find_first of the item at 3/4 \\[ms\\] .*all results correct")
+    # Chapter 14's unindexed chains, which run only when --rows names them: mini and serial
+    # checked against the serial answer, the other columns n/a.
+    mini_add_expect_test(NAME driver.compare.unindexed LABELS driver TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT FOLD_ONE_ACC
+        COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows word_count,filter_map,try_for_each,par_bridge
+        EXPECT_EXIT 0 EXPECT_OUTPUT "word_count: fold a hash map per leaf, 65536 u64 \\[ms\\] .*filter_map, collect_vec of 16384 u64 .*try_for_each, error at 3/4 of 65536 u64 .*par_bridge of 1..1024, map, sum .*all results correct")
     mini_add_expect_test(NAME driver.help.compare LABELS driver TIMEOUT 20
         COMMAND $<TARGET_FILE:compare> --help EXPECT_EXIT 0 EXPECT_OUTPUT "Exit codes")
     foreach(case "0" "abc" "2|0" "2|1|--producers|0" "2|1|--bogus" "2|1|--busy|-1" "2|1|--busy|many"
@@ -114,6 +119,10 @@ if(TARGET compare)
         mini_add_expect_test(NAME rayon.compare.indexed LABELS rayon TIMEOUT 60 BROKEN_BY ${ix_broken}
             COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows zip,par_chunks_mut,find_first
             EXPECT_EXIT 0 EXPECT_OUTPUT "${ix_re}")
+        # Chapter 14's chains: rayon's same chains beside mini's, every result checked.
+        mini_add_expect_test(NAME rayon.compare.unindexed LABELS rayon TIMEOUT 60 BROKEN_BY NO_RECHECK BLOCK_WAIT FOLD_ONE_ACC
+            COMMAND $<TARGET_FILE:compare> 2 1 --quick --rows word_count,filter_map,try_for_each,par_bridge
+            EXPECT_EXIT 0 EXPECT_OUTPUT "par_bridge of 1..1024, map, sum \\[ms\\] +${cell} ×[0-9.]+ +${cell} +(n/a|not built[a-zA-Z_ ():=-]*) +${cell} ×.*all results correct")
         mini_add_expect_test(NAME rayon.compare.smoke LABELS rayon TIMEOUT 120 BROKEN_BY NO_RECHECK BLOCK_WAIT
             COMMAND $<TARGET_FILE:compare> 2 1 --quick EXPECT_EXIT 0 EXPECT_OUTPUT "${re}")
         # The diagnostics chapter 6 reads the fib row with: medians by the column measured just

@@ -67,6 +67,12 @@ void rayon_side_mandelbrot(const rayon_side_pool* pool, uint32_t* img, size_t wi
                            size_t height);
 bool rayon_side_find_first(const rayon_side_pool* pool, const uint64_t* values, size_t len,
                            uint64_t target, uint64_t* found);
+// compare's unindexed rows (apps/compare_unindexed.hpp).
+uint64_t rayon_side_word_count(const rayon_side_pool* pool, const uint64_t* values, size_t len);
+uint64_t rayon_side_filter_map(const rayon_side_pool* pool, const uint64_t* values, size_t len);
+uint64_t rayon_side_try_for_each(const rayon_side_pool* pool, const uint64_t* values, size_t len,
+                                 uint64_t target);
+uint64_t rayon_side_par_bridge(const rayon_side_pool* pool, uint64_t n);
 
 #ifdef __cplusplus
 }

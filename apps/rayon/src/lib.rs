@@ -393,3 +393,93 @@ pub unsafe extern "C" fn rayon_side_find_first(
         None => false,
     }
 }
+
+/// Word count: `values` read as word ids `x % 4096`, counted into a `HashMap` per leaf by
+/// `fold`, the maps merged by `reduce`. Returns the sum of id * count plus the number of ids
+/// times 2^32 (wrapping), the check value both columns compute.
+///
+/// # Safety
+/// `pool` is a live pool from `rayon_side_pool_new`; `values` points to `len` readable u64.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_word_count(
+    pool: *const ThreadPool,
+    values: *const u64,
+    len: usize,
+) -> u64 {
+    use std::collections::HashMap;
+    let slice = slice_of(values, len);
+    let counts: HashMap<u64, u64> = (*pool).install(|| {
+        slice
+            .par_iter()
+            .fold(HashMap::new, |mut m: HashMap<u64, u64>, &x| {
+                *m.entry(x % 4096).or_insert(0) += 1;
+                m
+            })
+            .reduce(HashMap::new, |mut a, b| {
+                for (k, c) in b {
+                    *a.entry(k).or_insert(0) += c;
+                }
+                a
+            })
+    });
+    let mut s = (counts.len() as u64).wrapping_shl(32);
+    for (k, c) in counts {
+        s = s.wrapping_add(k.wrapping_mul(c));
+    }
+    s
+}
+
+/// `filter_map` keeping the squares of the multiples of 3, collected into a `Vec` (the list of
+/// per-leaf vectors, then one append): returns the wrapping sum of the vector plus its length.
+///
+/// # Safety
+/// As `rayon_side_word_count`.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_filter_map(
+    pool: *const ThreadPool,
+    values: *const u64,
+    len: usize,
+) -> u64 {
+    let slice = slice_of(values, len);
+    let v: Vec<u64> = (*pool).install(|| {
+        slice
+            .par_iter()
+            .filter_map(|&x| if x % 3 == 0 { Some(x.wrapping_mul(x)) } else { None })
+            .collect()
+    });
+    v.iter().fold(v.len() as u64, |s, &x| s.wrapping_add(x))
+}
+
+/// `try_for_each` that fails at the item equal to `target`: returns the error's value (0 if none).
+///
+/// # Safety
+/// As `rayon_side_word_count`.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_try_for_each(
+    pool: *const ThreadPool,
+    values: *const u64,
+    len: usize,
+    target: u64,
+) -> u64 {
+    let slice = slice_of(values, len);
+    let r = (*pool).install(|| {
+        slice
+            .par_iter()
+            .try_for_each(|&x| if x == target { Err(x) } else { Ok(()) })
+    });
+    r.err().unwrap_or(0)
+}
+
+/// `(1..=n).par_bridge().map(|x| x * x).sum()`: the sequential range shared under one lock.
+///
+/// # Safety
+/// `pool` is a live pool from `rayon_side_pool_new`.
+#[no_mangle]
+pub unsafe extern "C" fn rayon_side_par_bridge(pool: *const ThreadPool, n: u64) -> u64 {
+    (*pool).install(|| {
+        (1..=n)
+            .par_bridge()
+            .map(|x| x.wrapping_mul(x))
+            .reduce(|| 0, |a, b| a.wrapping_add(b))
+    })
+}
