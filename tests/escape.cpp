@@ -89,8 +89,12 @@ void destroyed_while_waiting() {
 // queue (T's LockLatch begins its spin: inject_broadcast is done) when the destructor runs.
 std::atomic<bool> t_spins_armed{false};
 
+// Only T's spin: X's own caller spins on its install's latch too, and may reach that spin after
+// X's job has started (a loaded machine), which would let the pool go before T has pushed its copy.
+thread_local bool on_t = false;
 void broadcast_hand_offs(mini::Probe point) {
-    if (point == mini::Probe::lock_latch_spin && t_spins_armed.exchange(false)) t_injected.release();
+    if (point == mini::Probe::lock_latch_spin && on_t && t_spins_armed.exchange(false))
+        t_injected.release();
     destroy_hand_offs(point);
 }
 
@@ -102,7 +106,10 @@ void destroyed_while_broadcasting() {
     x_running.acquire();
     std::atomic<bool> t_ran{false};
     t_spins_armed = true;
-    std::thread t([pool, &t_ran] { pool->broadcast([&t_ran](mini::BroadcastContext) { t_ran = true; }); });
+    std::thread t([pool, &t_ran] {
+        on_t = true;
+        pool->broadcast([&t_ran](mini::BroadcastContext) { t_ran = true; });
+    });
     t_injected.acquire(); // T's copy is queued behind X's job, and T waits for it
     terminate_armed = true;
     delete pool;
