@@ -100,9 +100,19 @@ inline u64 try_for_each_mini(mini::ThreadPool& pool, Values v, u64 target) {
         return r.ok() ? 0 : r.error();
     });
 }
+// 1, 2, ..., as an input iterator: what std::views::iota gives, which libc++ 14 does not have.
+struct Counting {
+    using value_type = u64;
+    using difference_type = std::ptrdiff_t;
+    u64 x = 0;
+    u64 operator*() const { return x; }
+    Counting& operator++() { return ++x, *this; }
+    Counting operator++(int) { return Counting{x++}; }
+    bool operator==(const Counting&) const = default;
+};
 inline u64 par_bridge_mini(mini::ThreadPool& pool, u64 n) {
     return pool.install([&] {
-        return mini::par_bridge(std::views::iota(u64{1}, n + 1)).map([](u64 x) { return x * x; }).sum();
+        return mini::par_bridge(Counting{1}, Counting{n + 1}).map([](u64 x) { return x * x; }).sum();
     });
 }
 

@@ -82,6 +82,21 @@ mini::Watchdog octillion_dog(const char* what) {
                           [] { return std::string("the call has not returned"); });
 }
 
+// 0, 1, 2, ... as an input iterator, and a sentinel no count reaches: std::views::iota, which
+// libc++ 14 does not have.
+struct Counting {
+    using value_type = std::uint64_t;
+    using difference_type = std::ptrdiff_t;
+    std::uint64_t x = 0;
+    std::uint64_t operator*() const { return x; }
+    Counting& operator++() { return ++x, *this; }
+    Counting operator++(int) { return Counting{x++}; }
+    bool operator==(const Counting&) const = default;
+};
+struct Endless {
+    bool operator==(const Counting&) const { return false; }
+};
+
 // Which item's next() each worker is inside, plus one (0: none). par_bridge calls next() under
 // its lock, so a worker inside it holds that bridge's lock: what the watchdog reports.
 std::array<std::atomic<std::size_t>, 16> in_next{};
@@ -89,7 +104,7 @@ std::atomic<std::uint64_t> nexts_done{0};
 
 // rayon's once_with(|| rayon::join(|| i, || i.to_string())): one item, made by a join when it is
 // read, i.e. under the bridge's lock.
-struct JoinOnce : std::ranges::view_base {
+struct JoinOnce {
     struct iterator {
         using value_type = std::pair<std::size_t, std::string>;
         using difference_type = std::ptrdiff_t;
@@ -124,7 +139,7 @@ std::string who_holds_a_bridge_lock() {
 // Items 0..n-1; reading one runs, under the bridge's lock, every job of the reader's own deque
 // (yield_local): on a one-thread pool those are the other pieces of the same bridge, which the
 // bridge pushed before its first leaf took the lock. The forced form of rayon #690.
-struct YieldingRange : std::ranges::view_base {
+struct YieldingRange {
     struct iterator {
         using value_type = std::size_t;
         using difference_type = std::ptrdiff_t;
@@ -528,7 +543,7 @@ TEST_CASE("par_bridge gives every item once, from iterators and ranges", "[unind
             std::sort(got.begin(), got.end());
             CHECK(got == v);
             CHECK(mini::par_bridge(v).map([](std::uint64_t x) { return x * 2; }).sum() == n * (n - (n > 0)));
-            CHECK(mini::par_bridge(std::views::iota(std::uint64_t{0}, std::uint64_t{n})).count() == n);
+            CHECK(mini::par_bridge(Counting{0}, Counting{n}).count() == n);
         }
         // rayon's doctest: lines of a std::istream
         std::stringstream in;
@@ -543,7 +558,7 @@ TEST_CASE("par_bridge gives every item once, from iterators and ranges", "[unind
 TEST_CASE("par_bridge over an endless range stops at find_any's full()", "[unindexed][full]") {
     on_1_2_4([] {
         for (std::uint64_t n : {0, 1, 1000, 100000}) {
-            auto found = mini::par_bridge(std::views::iota(std::uint64_t{0})).find_any([n](std::uint64_t x) { return x == n; });
+            auto found = mini::par_bridge(Counting{0}, Endless{}).find_any([n](std::uint64_t x) { return x == n; });
             CHECK(found == std::optional<std::uint64_t>(n));
         }
     });
@@ -559,7 +574,7 @@ TEST_CASE("par_bridge: a worker inside next() that reaches the same bridge again
     mini::Watchdog dog("the par_bridge whose next() runs its own pieces", test::watchdog_time,
                        [] { return nexts_done.load(); }, [] { return who_holds_a_bridge_lock(); });
     pool.install([] {
-        auto got = mini::par_bridge(YieldingRange{{}, 100}).collect_vec();
+        auto got = mini::par_bridge(YieldingRange{100}).collect_vec();
         std::sort(got.begin(), got.end());
         std::vector<std::size_t> expected(100);
         std::iota(expected.begin(), expected.end(), std::size_t{0});
@@ -584,7 +599,7 @@ TEST_CASE("par_bridge over an iterator that joins: the recursion test", "[uninde
                        [] { return who_holds_a_bridge_lock(); });
     auto results = pool.broadcast([&](mini::BroadcastContext) {
         auto par = mini::par_range(std::size_t{0}, N)
-                       .flat_map([](std::size_t i) { return mini::par_bridge(JoinOnce{{}, i}); })
+                       .flat_map([](std::size_t i) { return mini::par_bridge(JoinOnce{i}); })
                        .collect_vec();
         std::sort(par.begin(), par.end());
         return par == seq;

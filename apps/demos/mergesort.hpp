@@ -84,7 +84,7 @@ void sort_into(std::span<T> src, std::span<T> dest) {
 // The whole sort, with its buffer.
 template <bool Parallel, class T>
 void merge_sort(std::span<T> v) {
-    const auto buf = std::make_unique_for_overwrite<T[]>(v.size());
+    const auto buf = std::unique_ptr<T[]>(new T[v.size()]); // libc++ 14: no make_unique_for_overwrite
     sort<Parallel>(v, std::span<T>(buf.get(), v.size()));
 }
 

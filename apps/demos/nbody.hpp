@@ -117,7 +117,8 @@ inline void tick_par(std::span<const Body> in, std::span<Body> out, std::size_t 
 inline void tick_par_reduce(std::span<const Body> in, std::span<Body> out, std::size_t time) {
     const Zones z = zones(time);
     mini::par_iter(out).zip(mini::par_iter(in)).for_each([&](auto pair) {
-        auto& [next, self] = pair;
+        Body& next = pair.first; // not a structured binding: clang 14 cannot capture one
+        const Body& self = pair.second;
         const Vec3 dv = mini::par_iter(in)
                             .map([&](const Body& other) { return pull(self, other, z); })
                             .reduce([] { return Vec3{}; }, [](Vec3 a, Vec3 b) { return a + b; });

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <ranges>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -108,17 +109,35 @@ private:
 
 } // namespace mini::iter
 
+namespace mini::iter {
+
+// [first, last) as a range: std::ranges::subrange, which libc++ 14 does not have yet.
+template <class I, class S>
+struct BridgeRange {
+    I first;
+    S last;
+    I begin() const { return first; }
+    S end() const { return last; }
+};
+
+} // namespace mini::iter
+
 namespace mini {
 
 // Items copied out of [first, last), taken in turn by the workers, in no order.
 template <std::input_iterator I, std::sentinel_for<I> S>
 auto par_bridge(I first, S last) {
-    return iter::ParBridge<std::ranges::subrange<I, S>>(std::ranges::subrange<I, S>(std::move(first), std::move(last)));
+    using R = iter::BridgeRange<I, S>;
+    return iter::ParBridge<R>(R{std::move(first), std::move(last)});
 }
-// Over a range: an lvalue container by reference (it must outlive the terminal), a view by value.
+// Over a range: an lvalue container by its iterators (it must outlive the terminal), a
+// temporary range (a view) by value.
 template <std::ranges::input_range R>
 auto par_bridge(R&& range) {
-    return iter::ParBridge<std::views::all_t<R>>(std::views::all(std::forward<R>(range)));
+    if constexpr (std::is_lvalue_reference_v<R>)
+        return par_bridge(std::ranges::begin(range), std::ranges::end(range));
+    else
+        return iter::ParBridge<std::remove_cvref_t<R>>(std::forward<R>(range));
 }
 
 } // namespace mini
