@@ -117,6 +117,40 @@ TEST_CASE("a LockLatch still unset after the spin blocks, without yielding, unti
     CHECK(waiter_yields == 0);
 }
 
+// The caller's started() (in_worker_cold: has a worker taken the job?) is asked only once the
+// waiter has spun spin_time_unstarted, and here it sets the latch as it answers. A started job
+// keeps the spin going: the next round sees the latch set and returns without blocking. A job
+// nobody started ends the spin at once, although the latch is set by then: the waiter takes the
+// blocking path (its probe fires; cv_.wait's predicate then returns at once). Without the rule,
+// the second wait would also return from its spin (blocks == 0).
+TEST_CASE("a LockLatch spins on while its job has started and blocks at once while nobody has",
+          "[latch]") {
+    for (const bool started : {true, false}) {
+        mini::LockLatch latch;
+        std::atomic<int> asked{0};
+        std::atomic<bool> returned{false};
+        blocks = spins = 0;
+        mini::instrument::sync_hook = &count_blocks;
+        // Without the rule started() is never asked: this thread then sets the latch once the
+        // waiter blocks, and the counts below fail instead of the test hanging.
+        std::thread fallback([&] {
+            while (blocks.load() == 0 && !returned.load()) std::this_thread::yield();
+            if (asked.load() == 0) mini::LockLatch::set(&latch);
+        });
+        latch.wait([] {}, [&] {
+            if (asked++ == 0) mini::LockLatch::set(&latch);
+            return started;
+        });
+        returned = true;
+        fallback.join();
+        mini::instrument::sync_hook = nullptr;
+        INFO("started() says " << started);
+        CHECK(asked == 1);
+        CHECK(spins == 1);
+        CHECK(blocks == (started ? 0 : 1));
+    }
+}
+
 // A waiter that sees the latch set while spinning returns and destroys the latch at once; the
 // setter may still be inside set(), between its store and its unlock. wait() takes the mutex
 // once before returning, so the setter is out first: under ASan and TSan, a use of the dead

@@ -84,13 +84,18 @@ public:
     // can give that thread a whole time slice (milliseconds), while a blocked waiter is woken by
     // the setter's futex wake and may run at once (chapter 6, "A busy machine").
     static constexpr std::chrono::nanoseconds spin_time_before_block = std::chrono::microseconds(5);
+    // How long it spins while no worker has started the job (the caller's started() says so).
+    // A worker that is running takes an injected job within a microsecond; one that has not
+    // taken it by then is off-CPU, often queued behind the waiter on the waiter's own core, and
+    // every further microsecond of spin delays it (chapter 6, "Two modes of one round trip").
+    static constexpr std::chrono::nanoseconds spin_time_unstarted = std::chrono::microseconds(1);
 
     // before_block runs once, only if the latch is still unset after the spin, just before the
     // waiter blocks (the pool wakes a second worker there: in_worker_cold).
     // ANCHOR: lock_latch_wait
-    template <class BeforeBlock>
-    void wait(BeforeBlock&& before_block) {
-        if (spin()) {
+    template <class BeforeBlock, class Started>
+    void wait(BeforeBlock&& before_block, Started&& started) {
+        if (spin(started)) {
             // The setter may still be inside set(), between the store and its unlock: take
             // the mutex once, so that this frame (and the latch in it) outlives set().
             std::lock_guard lock(mutex_);
@@ -104,6 +109,8 @@ public:
         cv_.wait(lock, [this] { return set_.load(std::memory_order_relaxed); });
     }
     // ANCHOR_END: lock_latch_wait
+    template <class BeforeBlock>
+    void wait(BeforeBlock&& before_block) { wait(before_block, [] { return true; }); }
     void wait() { wait([] {}); }
 
     // Notifies while holding the mutex: the waiter cannot return (and destroy the latch) before
@@ -117,17 +124,21 @@ public:
 
 private:
     // True if the latch is set within spin_time_before_block of the first load that found it
-    // unset. Each round loads the flag before it reads the clock, and the clock starts after
+    // unset, and false at once if started() is still false spin_time_unstarted after it. Each
+    // round loads the flag before it reads the clock, and the clock starts after
     // Probe::lock_latch_spin: a latch set while a test holds the waiter there is seen, however
     // long the hold lasted.
     // ANCHOR: lock_latch_spin
-    bool spin() noexcept {
+    template <class Started>
+    bool spin(Started& started) noexcept {
         if (set_.load(std::memory_order_acquire)) return true;
         probe(Probe::lock_latch_spin, this);
-        const auto until = std::chrono::steady_clock::now() + spin_time_before_block;
+        const auto start = std::chrono::steady_clock::now();
         for (;;) {
             if (set_.load(std::memory_order_acquire)) return true;
-            if (std::chrono::steady_clock::now() >= until) return false;
+            const auto spun = std::chrono::steady_clock::now() - start;
+            if (spun >= spin_time_before_block) return false;
+            if (spun >= spin_time_unstarted && !started()) return false; // nobody runs it now
             cpu_relax();
         }
     }

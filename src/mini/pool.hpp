@@ -233,15 +233,18 @@ private:
     // ANCHOR: in_worker_cold
     template <class Op>
     decltype(auto) in_worker_cold(Op& op) {
-        auto body = [this, &op](bool injected) -> decltype(auto) {
+        std::atomic<bool> started{false}; // a worker has taken the job: the wait's spin goes on
+        auto body = [this, &op, &started](bool injected) -> decltype(auto) {
+            started.store(true, std::memory_order_relaxed);
             awaited_.fetch_sub(1, std::memory_order_relaxed); // started: see awaited_
             return call(op, *WorkerThread::current(), injected);
         };
         StackJob<LockLatch, decltype(body)> job(std::move(body));
         awaited_.fetch_add(1, std::memory_order_relaxed);
         inject(job.as_job_ref());
-        // No work to do here: spin a few microseconds, then block until a worker ran it.
-        job.latch().wait([this] { wake_second_worker(); });
+        // No work to do here: spin a few microseconds while a worker runs it, then block.
+        job.latch().wait([this] { wake_second_worker(); },
+                         [&started] { return started.load(std::memory_order_relaxed); });
         return job.into_result();
     }
     // ANCHOR_END: in_worker_cold
