@@ -39,7 +39,7 @@ if(TARGET hurts)
     mini_add_expect_test(NAME driver.hurts.small LABELS driver TIMEOUT 60 BROKEN_BY ${broken}
         COMMAND $<TARGET_FILE:hurts> small 2 1 --up-to 8 --min-len 64
         EXPECT_EXIT 0
-        EXPECT_OUTPUT "\nn = 2\\^4, par_iter \\[ns\\] [^\n]+\n  speedup over serial [^\n]+\nn = 2\\^4, with_min_len\\(64\\) \\[ns\\] [^\n]+\n.*\nn = 2\\^8, with_min_len\\(64\\) [^\n]+\n  speedup[^\n]+\n\\[a–b\\][^\n]+\ncrossover[^\n]+\n  mini par_iter: [^\n]+\n  mini with_min_len\\(64\\): [^\n]+\n${crossover}all sums equal\n$")
+        EXPECT_OUTPUT "\nn = 2\\^4, par_iter \\[ns\\] [^\n]+\n  speedup over serial [^\n]+\nn = 2\\^4, with_min_len\\(64\\) \\[ns\\] [^\n]+\n.*\nn = 2\\^8, with_min_len\\(64\\) [^\n]+\n  speedup[^\n]+\n\\[a–b\\][^\n]+\ncrossover:[^\n]+\n  mini par_iter: [^\n]+\n  mini with_min_len\\(64\\): [^\n]+\n${crossover}all sums equal\n$")
     mini_add_expect_test(NAME driver.hurts.blocking LABELS driver TIMEOUT 60 BROKEN_BY ${broken}
         COMMAND $<TARGET_FILE:hurts> blocking 2 1 --cpu-jobs 20 --io-jobs 2 --io-ms 5 --work 1000
         EXPECT_EXIT 0

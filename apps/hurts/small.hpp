@@ -5,7 +5,7 @@
 // makes `reps` calls in a row and the cell is the time per call, in ns: the parallel columns make
 // theirs inside one install, so that the time is the call's own (its splits, its jobs, the
 // steals and the wait for the thief), not the trip into the pool. The crossover of a column is
-// the smallest n from which its median beats the serial median at every larger n measured.
+// the largest n measured at which its median is still slower than the serial median.
 #pragma once
 
 #include <algorithm>
@@ -83,17 +83,18 @@ inline Sample time_rayon(const rayon_side_pool* pool, const std::vector<std::uin
 }
 #endif
 
-// The smallest n from which `row`'s median in `column` stays below the serial one, or none.
+// The crossover of one column: the largest n measured at which its median is still slower than
+// the serial one; it beats serial at every larger n measured. Printed as 2^K whatever it is, so
+// that runs compare by shape.
 inline std::string crossover(const std::vector<cmp::Row>& rows, std::size_t first,
                              std::size_t stride, int column, const std::vector<std::size_t>& ns) {
-    std::string at = fmt::format("none up to n = 2^{}", std::countr_zero(ns.back()));
     for (std::size_t k = ns.size(); k-- > 0;) {
         const cmp::Row& r = rows[first + k * stride];
         if (r.samples[column].empty()) return "not measured";
-        if (app::median(r.samples[column]) >= app::median(r.samples[cmp::serial])) break;
-        at = fmt::format("n = 2^{}", std::countr_zero(ns[k]));
+        if (app::median(r.samples[column]) >= app::median(r.samples[cmp::serial]))
+            return fmt::format("slower than serial up to n = 2^{}", std::countr_zero(ns[k]));
     }
-    return at;
+    return "faster than serial at every n measured";
 }
 
 inline int run_small(const SmallOptions& o) {
@@ -177,8 +178,8 @@ inline int run_small(const SmallOptions& o) {
     fmt::print("[a–b]: min–max over {} runs; ×r: median / mini's median; speedup: serial median "
                "/ median. Calls per sample: 2^18 / n (at least 4).\n",
                o.runs);
-    fmt::print("crossover (the smallest n from which the median beats serial's at every larger n "
-               "measured):\n");
+    fmt::print("crossover: the largest n at which the median is still slower than serial's; at "
+               "every larger n measured it is faster\n");
     fmt::print("  mini par_iter: {}\n", crossover(rows, 0, stride, workbook, ns));
     fmt::print("  mini with_min_len({}): {}\n", o.min_len, crossover(rows, 2, stride, workbook, ns));
     if (built[rayon]) {
