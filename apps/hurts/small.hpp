@@ -34,8 +34,8 @@ struct SmallOptions {
     double watchdog_s = 60;
 };
 
-// Enough calls that a sample lasts long enough to read a clock around: about 2^18 items a sample.
-inline std::size_t reps_for(std::size_t n) { return std::max<std::size_t>(4, (1u << 18) / n); }
+// Enough calls that a sample lasts long enough to read a clock around: about 2^20 items a sample.
+inline std::size_t reps_for(std::size_t n) { return std::max<std::size_t>(4, (1u << 20) / n); }
 
 // ANCHOR: sum_squares
 inline std::uint64_t sum_squares_serial(const std::vector<std::uint64_t>& v) {
@@ -176,7 +176,7 @@ inline int run_small(const SmallOptions& o) {
     shown[serial] = shown[workbook] = shown[rayon] = true;
     print_table(rows, fmt::format("sum of squares, {} threads", o.threads), shown);
     fmt::print("[a–b]: min–max over {} runs; ×r: median / mini's median; speedup: serial median "
-               "/ median. Calls per sample: 2^18 / n (at least 4).\n",
+               "/ median. Calls per sample: 2^20 / n (at least 4).\n",
                o.runs);
     fmt::print("crossover: the largest n at which the median is still slower than serial's; at "
                "every larger n measured it is faster\n");
