@@ -45,7 +45,7 @@ if(TARGET hurts)
         EXPECT_EXIT 0
         EXPECT_OUTPUT "\nCPU jobs alone +[0-9.]+ [^\n]+\nCPU jobs beside blocking jobs, one pool +[0-9.]+ [^\n]+\nblocking jobs on a pool of their own +[0-9.]+ [^\n]+\n[^\n]*Every CPU job ran in every run.\n$")
     mini_add_expect_test(NAME driver.hurts.panic LABELS driver TIMEOUT 60
-        BROKEN_BY ${broken} IGNORE_FULL
+        BROKEN_BY ${broken}
         COMMAND $<TARGET_FILE:hurts> panic 2 2 --n 4096 --work 10
         EXPECT_EXIT 0
         EXPECT_OUTPUT "\nplain +[0-9]+ [^\n]+\npanic_fuse\\(\\) +[0-9]+ [^\n]+\n[^\n]*The caller caught item 0's std::out_of_range in every run.\n$")

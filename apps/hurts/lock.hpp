@@ -11,6 +11,7 @@
 // join. insert_row still runs inside the join's wait, and finds the lock free.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
