@@ -35,12 +35,12 @@ std::size_t ran_after_throw(mini::ThreadPool& pool, std::size_t n, bool fuse) {
 
 } // namespace
 
-TEST_CASE("without panic_fuse, every other leaf runs after item 0 throws", "[panic_fuse]") {
+TEST_CASE("without panic_fuse every other leaf runs after item 0 throws", "[panic_fuse]") {
     mini::ThreadPool pool(1);
     CHECK(ran_after_throw(pool, 64, false) == 63);
 }
 
-TEST_CASE("panic_fuse: after item 0 throws on one worker, no other leaf runs",
+TEST_CASE("panic_fuse: on one worker no other leaf runs after item 0 throws",
           "[panic_fuse][full]") {
     mini::ThreadPool pool(1);
     CHECK(ran_after_throw(pool, 64, true) == 0);
