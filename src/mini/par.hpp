@@ -39,6 +39,7 @@
 #include <mini/iter/sources.hpp>
 #include <mini/iter/step_by.hpp>
 #include <mini/iter/while_some.hpp>
+#include <mini/iter/panic_fuse.hpp>
 #include <mini/iter/zip.hpp>
 
 namespace mini {

@@ -11,6 +11,7 @@ use std::os::raw::{c_char, c_uint};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod sort; // compare's sort rows
+mod hurts; // the driver hurts (chapter 17)
 /// rayon-demo's programs, for the driver `demos` (apps/demos.cpp).
 pub mod demos;
 

@@ -49,6 +49,7 @@ template <class Base> class StepBy;
 template <class Base, bool take> class SkipTake;
 template <class Base> class Rev;
 template <class Base> class WhileSome;
+template <class Base> class PanicFuse;
 template <bool trivial> struct CopyItem;
 template <class A, class B> Zip<A, B> zip_eq(A a, B b);
 template <class D, class V, class A> void collect_into_vec(const D& it, std::vector<V, A>& out);
@@ -117,6 +118,7 @@ public:
     Map<D, CopyItem<true>> copied() const { return {self(), {}}; }
     Map<D, CopyItem<false>> cloned() const { return {self(), {}}; }
     WhileSome<D> while_some() const { return WhileSome<D>{self()}; }
+    PanicFuse<D> panic_fuse() const { return PanicFuse<D>{self()}; }
 
     // Terminals.
     template <class F>
