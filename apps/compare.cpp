@@ -1,22 +1,22 @@
 // compare: the workbook's pool side by side with rayon, oneTBB and OpenMP (chapter 6).
 //
 // Four workloads, each run by plain serial code, the workbook's pool (mini), the same pool built
-// with rayon's per-worker sleep (mini-pw, chapter 10: compare_pw.hpp), rayon itself (the Rust
+// with rayon's per-worker sleep (mini-pw, chapter 10: compare/pw.hpp), rayon itself (the Rust
 // crate apps/rayon/), oneTBB and OpenMP in this one process; within every run the
 // implementations take turns, in an order balanced so that each follows each other equally often
-// (compare_order.hpp): all of them meet the same machine and the same neighbours. Every result is
+// (compare/order.hpp): all of them meet the same machine and the same neighbours. Every result is
 // checked. At the end, one table: medians, min–max and the ratio to mini. mini-pw, rayon, oneTBB
 // and OpenMP are optional at configure time (apps/CMakeLists.txt, cmake/Rayon.cmake,
 // cmake/Compare.cmake): a missing one leaves its column empty and says why. Chapter 11's three
-// iterator rows (par_iter, collect_vec, find_any: compare_iter.hpp) run only when --rows names
+// iterator rows (par_iter, collect_vec, find_any: compare/iter.hpp) run only when --rows names
 // them, with one more column, std-par (libstdc++'s parallel algorithms on oneTBB); so do chapter
-// 13's indexed rows (zip, par_chunks_mut, find_first: compare_indexed.hpp). Chapter 14's
-// word_count, filter_map, try_for_each, par_bridge (compare_unindexed.hpp) run on mini, rayon and
+// 13's indexed rows (zip, par_chunks_mut, find_first: compare/indexed.hpp). Chapter 14's
+// word_count, filter_map, try_for_each, par_bridge (compare/unindexed.hpp) run on mini, rayon and
 // serial code.
 //
-// The parts: compare_options.hpp (the options), compare_runtimes.hpp (the pools and arenas),
-// compare_rows.hpp (the table's rows), compare_bench.hpp (the state of one invocation: timing,
-// checking, counting), compare_measure.hpp and compare_workloads.hpp (the workloads). This file
+// The parts: compare/options.hpp (the options), compare/runtimes.hpp (the pools and arenas),
+// compare/rows.hpp (the table's rows), compare/bench.hpp (the state of one invocation: timing,
+// checking, counting), compare/measure.hpp and compare/workloads.hpp (the workloads). This file
 // parses the command line, takes the turns run by run, and prints the table and what follows it.
 #include <algorithm>
 #include <array>
@@ -30,20 +30,20 @@
 #include <fmt/core.h>
 
 #include "common.hpp"
-#include "compare_bench.hpp"
-#include "compare_counters.hpp"
-#include "compare_measure.hpp"
-#include "compare_options.hpp"
-#include "compare_order.hpp"
-#include "compare_placement.hpp"
-#include "compare_rows.hpp"
-#include "compare_runtimes.hpp"
-#include "compare_table.hpp"
+#include "compare/bench.hpp"
+#include "compare/counters.hpp"
+#include "compare/measure.hpp"
+#include "compare/options.hpp"
+#include "compare/order.hpp"
+#include "compare/placement.hpp"
+#include "compare/rows.hpp"
+#include "compare/runtimes.hpp"
+#include "compare/table.hpp"
 #include "platform.hpp"
 
 namespace {
 
-using namespace cmp; // the implementations and the table (compare_table.hpp)
+using namespace cmp; // the implementations and the table (compare/table.hpp)
 
 // The run reports how much of the machine other processes took meanwhile.
 using app::platform::machine_busy_seconds;
@@ -87,7 +87,7 @@ void add_options(app::Args& cli, Options& o) {
             {"balanced", "rotate"});
     cli.flag("--placement", o.placement,
              "fib on mini and rayon through a leaf that notes its thread and CPU: prints when "
-             "the second thread started and whether two shared a CPU (compare_placement.hpp)");
+             "the second thread started and whether two shared a CPU (compare/placement.hpp)");
     cli.add("--busy", o.busy_n,
             "threads that spin on their own from before the first run until after the "
             "last (default 0), so that every workload runs on a busy machine; their CPU "
@@ -131,7 +131,7 @@ std::vector<int> turns(const Bench& b, RowId r, std::size_t run) {
         if (b.runs_it(r, impl)) present.push_back(impl);
     }
     if (rotate) return present;
-    for (const std::size_t k : app::balanced_order(present.size(), run)) // compare_order.hpp
+    for (const std::size_t k : app::balanced_order(present.size(), run)) // compare/order.hpp
         order.push_back(present[k]);
     return order;
 }

@@ -12,11 +12,11 @@
 
 #include <fmt/core.h>
 
-#include "compare_indexed.hpp"
-#include "compare_iter.hpp"
-#include "compare_unindexed.hpp"
-#include "compare_options.hpp"
-#include "compare_table.hpp"
+#include "compare/indexed.hpp"
+#include "compare/iter.hpp"
+#include "compare/unindexed.hpp"
+#include "compare/options.hpp"
+#include "compare/table.hpp"
 
 namespace cmp {
 
@@ -34,7 +34,7 @@ enum RowId {
     trip_p90,
     trip_cpu,
     trip_sleeps,
-    // chapter 11's chains (compare_iter.hpp), each with its speedup and the machine's limit
+    // chapter 11's chains (compare/iter.hpp), each with its speedup and the machine's limit
     it_sum,
     it_sum_speedup,
     it_sum_limit,
@@ -44,7 +44,7 @@ enum RowId {
     it_find,
     it_find_speedup,
     it_find_limit,
-    // chapter 15's sorts (compare_sort.hpp): u64, then strings, each with its speedup
+    // chapter 15's sorts (compare/sort.hpp): u64, then strings, each with its speedup
     sort_u64,
     sort_u64_speedup,
     sort_str,
@@ -53,14 +53,14 @@ enum RowId {
     usort_u64_speedup,
     usort_str,
     usort_str_speedup,
-    // chapter 13's indexed chains (compare_indexed.hpp); find_first at 1/4, then at 3/4
+    // chapter 13's indexed chains (compare/indexed.hpp); find_first at 1/4, then at 3/4
     ix_zip,
     ix_zip_speedup,
     ix_chunks,
     ix_chunks_speedup,
     ix_find_quarter,
     ix_find_three_quarters,
-    // chapter 14's unindexed chains (compare_unindexed.hpp): mini, rayon and serial only
+    // chapter 14's unindexed chains (compare/unindexed.hpp): mini, rayon and serial only
     un_words,
     un_words_speedup,
     un_filter_map,

@@ -35,9 +35,9 @@
 #endif
 
 #include "common.hpp"
-#include "compare_iter.hpp"
-#include "compare_mandelbrot.hpp"
-#include "compare_table.hpp"
+#include "compare/iter.hpp"
+#include "compare/mandelbrot.hpp"
+#include "compare/table.hpp"
 
 namespace cmp::indexed {
 

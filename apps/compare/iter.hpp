@@ -41,7 +41,7 @@
 #endif
 
 #include "common.hpp"
-#include "compare_table.hpp"
+#include "compare/table.hpp"
 
 namespace cmp::iter {
 

@@ -19,17 +19,17 @@
 #include <mini/join.hpp>
 
 #include "common.hpp"
-#include "compare_busy.hpp"
-#include "compare_callgrind.hpp"
-#include "compare_counters.hpp"
-#include "compare_indexed.hpp"
-#include "compare_iter.hpp"
-#include "compare_options.hpp"
-#include "compare_placement.hpp"
-#include "compare_rows.hpp"
-#include "compare_runtimes.hpp"
-#include "compare_sort.hpp"
-#include "compare_table.hpp"
+#include "compare/busy.hpp"
+#include "compare/callgrind.hpp"
+#include "compare/counters.hpp"
+#include "compare/indexed.hpp"
+#include "compare/iter.hpp"
+#include "compare/options.hpp"
+#include "compare/placement.hpp"
+#include "compare/rows.hpp"
+#include "compare/runtimes.hpp"
+#include "compare/sort.hpp"
+#include "compare/table.hpp"
 #include "fib.hpp"
 #include "platform.hpp"
 
@@ -78,7 +78,7 @@ struct Inputs {
         return std::find(only.begin(), only.end(), name) != only.end();
     }
 
-    // Chapter 13's rows (compare_indexed.hpp): zip's 2 x 128 MiB only where --rows names zip.
+    // Chapter 13's rows (compare/indexed.hpp): zip's 2 x 128 MiB only where --rows names zip.
     void indexed_inputs(const Options& o) {
         if (!o.only_rows.empty() && chosen(o.only_rows, "zip"))
             xs = indexed::dot_input(o.iter_n, 1000), ys = indexed::dot_input(o.iter_n, 7);
@@ -105,7 +105,7 @@ struct Inputs {
     std::uint64_t quarter = 0;     // find_first's item at 1/4 (the one at 3/4: target)
 };
 
-// What the runs share: compare_measure.hpp's functions fill its rows, compare.cpp takes the turns
+// What the runs share: compare/measure.hpp's functions fill its rows, compare.cpp takes the turns
 // and prints them. The watchdog (`dog`) reports the row and column at work when it fires.
 struct Bench {
     Bench(const Options& opt, Runtimes& runtimes)
@@ -154,7 +154,7 @@ struct Bench {
         rows[r].samples[impl].push_back(*best);
     }
 
-    // Under callgrind, each call is also one labelled dump (compare_callgrind.hpp), per join, per
+    // Under callgrind, each call is also one labelled dump (compare/callgrind.hpp), per join, per
     // run of fib, per element of the sum.
     template <class F>
     std::optional<double> once(RowId r, int impl, double unit, double per, std::uint64_t expected,
@@ -168,7 +168,7 @@ struct Bench {
             const auto result = f();
             secs = app::now() - t0;
             if constexpr (std::is_same_v<decltype(result), const iter::Timing>)
-                secs = result.secs, got = result.value; // it timed itself (compare_iter.hpp)
+                secs = result.secs, got = result.value; // it timed itself (compare/iter.hpp)
             else
                 got = result;
         }
@@ -199,7 +199,7 @@ struct Bench {
         }
     }
 
-    // --placement: fib's runs on mini and rayon go through the noted leaf (compare_placement.hpp).
+    // --placement: fib's runs on mini and rayon go through the noted leaf (compare/placement.hpp).
     bool placed(RowId r, int impl) const {
         return o.placement && r == fib && (impl == workbook || impl == rayon);
     }
@@ -220,7 +220,7 @@ struct Bench {
     const std::vector<int> cpus = serial_cpus();
     std::array<std::vector<std::vector<double>>, num_rows> per_cpu; // serial times by CPU
     std::string run_label = "warm-up";
-    // The counters of each of mini's and mini-pw's runs (compare_counters.hpp), [0] mini's, [1]
+    // The counters of each of mini's and mini-pw's runs (compare/counters.hpp), [0] mini's, [1]
     // mini-pw's; `started`: when the closure given to install began to run on a worker.
     std::array<std::array<std::vector<RunCounts>, num_rows>, 2> counters;
     double started = 0;

@@ -13,13 +13,13 @@
 #include <mini/splitter.hpp>
 
 #include "common.hpp"
-#include "compare_bench.hpp"
-#include "compare_indexed.hpp"
-#include "compare_iter.hpp"
-#include "compare_placement.hpp"
-#include "compare_rows.hpp"
-#include "compare_table.hpp"
-#include "compare_workloads.hpp"
+#include "compare/bench.hpp"
+#include "compare/indexed.hpp"
+#include "compare/iter.hpp"
+#include "compare/placement.hpp"
+#include "compare/rows.hpp"
+#include "compare/table.hpp"
+#include "compare/workloads.hpp"
 #include "fib.hpp"
 #if MINI_HAVE_RAYON
 #include "rayon/rayon.h"
@@ -132,7 +132,7 @@ inline void measure_sum(Bench& b, int impl) {
     }
 }
 
-// Chapter 11's chains and their limits (compare_iter.hpp), in ms.
+// Chapter 11's chains and their limits (compare/iter.hpp), in ms.
 inline void measure_iter(Bench& b, RowId r, int impl) {
 #if MINI_HAVE_RAYON
     const void* rpool = b.rt.rayon.get();
@@ -148,7 +148,7 @@ inline void measure_iter(Bench& b, RowId r, int impl) {
     });
 }
 
-// The sort rows (compare_sort.hpp), in ms: the same sorted order in every column (a stable and
+// The sort rows (compare/sort.hpp), in ms: the same sorted order in every column (a stable and
 // an unstable sort of these inputs agree: equal elements are indistinguishable).
 inline void measure_sort(Bench& b, RowId r, int impl) {
 #if MINI_HAVE_RAYON
@@ -161,7 +161,7 @@ inline void measure_sort(Bench& b, RowId r, int impl) {
             [&] { return sort::run(impl, stable, strings, b.rt.pool, rpool, *b.in.sorts); });
 }
 
-// Chapter 13's chains (compare_indexed.hpp), in ms.
+// Chapter 13's chains (compare/indexed.hpp), in ms.
 inline void measure_indexed(Bench& b, RowId r, int impl) {
 #if MINI_HAVE_RAYON
     const void* rpool = b.rt.rayon.get();
@@ -180,7 +180,7 @@ inline void measure_indexed(Bench& b, RowId r, int impl) {
     });
 }
 
-// Chapter 14's unindexed chains (compare_unindexed.hpp), in ms: mini, rayon and serial.
+// Chapter 14's unindexed chains (compare/unindexed.hpp), in ms: mini, rayon and serial.
 inline void measure_unindexed(Bench& b, RowId r, int impl) {
 #if MINI_HAVE_RAYON
     const void* rpool = b.rt.rayon.get();

@@ -28,8 +28,8 @@
 #endif
 
 #include "common.hpp"
-#include "compare_iter.hpp"
-#include "compare_table.hpp"
+#include "compare/iter.hpp"
+#include "compare/table.hpp"
 
 namespace cmp::sort {
 
