@@ -14,10 +14,13 @@
 // word_count, filter_map, try_for_each, par_bridge (compare/unindexed.hpp) run on mini, rayon and
 // serial code.
 //
-// The parts: compare/options.hpp (the options), compare/runtimes.hpp (the pools and arenas),
-// compare/rows.hpp (the table's rows), compare/bench.hpp (the state of one invocation: timing,
-// checking, counting), compare/measure.hpp and compare/workloads.hpp (the workloads). This file
-// parses the command line, takes the turns run by run, and prints the table and what follows it.
+// The parts, in apps/compare/: options.hpp (the options), workloads.hpp (the table of timed rows:
+// which member of a runtime's Column each one calls), on_serial.hpp, on_mini.hpp, on_pw.hpp,
+// on_rayon.hpp, on_tbb.hpp, on_openmp.hpp and on_stdpar.hpp (one file a runtime: its function for
+// each row it runs, and its Column), runtimes.hpp (the pools and arenas), rows.hpp (the table's
+// rows), bench.hpp (the state of one invocation: inputs, timing, checking, counting), measure.hpp
+// (one measurement). This file parses the command line, takes the turns run by run, and prints
+// the table and what follows it.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -39,6 +42,7 @@
 #include "compare/rows.hpp"
 #include "compare/runtimes.hpp"
 #include "compare/table.hpp"
+#include "compare/workloads.hpp"
 #include "platform.hpp"
 
 namespace {
@@ -70,7 +74,8 @@ void add_options(app::Args& cli, Options& o) {
             {0, 1000});
     cli.add("--watchdog", o.watchdog_s, "seconds without progress before exiting 3", {0.1, 3600.0});
     std::vector<std::string> row_names, runtime_names(impl_names.begin(), impl_names.end());
-    for (const auto& [id, key] : row_keys) row_names.push_back(key);
+    for (const Workload& w : workloads)
+        if (w.key) row_names.push_back(w.key);
     cli.add("--rows", o.only_rows,
             "only these workloads (default: join1 (1 thread), join, fib, sum, trip); "
             "chapter 11's par_iter, collect_vec, find_any, chapter 13's zip, par_chunks_mut, "
@@ -138,10 +143,8 @@ std::vector<int> turns(const Bench& b, RowId r, std::size_t run) {
 
 // One run: every row once by every column that runs it. `last`: the column measured last.
 void one_run(Bench& b, int& last) {
-    for (RowId r : {join_1, join_t, fib, sum, trip, it_sum, it_sum_limit, it_collect,
-                    it_collect_limit, it_find, it_find_limit, sort_u64, sort_str, usort_u64,
-                    usort_str, ix_zip, ix_chunks, ix_find_quarter, ix_find_three_quarters,
-                    un_words, un_filter_map, un_try, un_bridge}) {
+    for (const Workload& w : workloads) {
+        const RowId r = w.row;
         for (const int impl : turns(b, r, b.run)) {
             b.at_row = r, b.at_impl = impl;
             // Let the threads of the previous implementation go idle and fall asleep (libgomp
@@ -287,6 +290,7 @@ int main(int argc, char** argv) {
         return app::wrong_result;
     }
     Bench b(o, rt);
+    note_not_run(b.rows);
     warm_up(b);
     const Spent spent = run_all(b);
     report(b, spent);

@@ -29,7 +29,7 @@ public:
     // fib(n) with join below `cutoff`: app::fib's code on this copy (sleep_work.cpp).
     virtual std::uint64_t fib(unsigned n, unsigned cutoff, double& started) = 0;
     virtual std::uint64_t sum(const std::vector<std::uint64_t>& values, double& started) = 0;
-    // One wake-up round trip: a job that bumps `executed` (trip_mini's, compare/workloads.hpp).
+    // One wake-up round trip: a job that bumps `executed` (trip_mini's, on_mini.hpp).
     virtual void trip(std::atomic<std::uint64_t>& executed) = 0;
     // The copy's counts so far, all its pools together (mini_pw::sleep_counts()).
     virtual SleepCounts counts() const = 0;

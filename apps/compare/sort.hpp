@@ -4,7 +4,7 @@
 // serial: std::stable_sort, std::sort; mini: mini::par_sort, mini::par_sort_unstable; rayon: its
 // own par_sort, par_sort_unstable (apps/rayon/src/sort.rs); oneTBB: tbb::parallel_sort, unstable
 // only; std-par: std::stable_sort and std::sort with std::execution::par (libstdc++'s parallel
-// algorithms, on oneTBB). Each run sorts a fresh copy of the same input: the copy is made before
+// algorithms, on oneTBB), each in its runtime's file (on_NAME.hpp). Each run sorts a fresh copy of the same input: the copy is made before
 // the clock starts, and the result is checked after it stops (a checksum that depends on the
 // order, equal to serial's only if the slice is sorted and holds the same elements).
 #pragma once
@@ -19,17 +19,9 @@
 
 #include <mini/par.hpp>
 
-#if MINI_HAVE_TBB
-#include <execution>
-#include <oneapi/tbb/parallel_sort.h>
-#endif
-#if MINI_HAVE_RAYON
-#include "rayon/rayon.h"
-#endif
 
 #include "common.hpp"
 #include "compare/iter.hpp"
-#include "compare/table.hpp"
 
 namespace cmp::sort {
 
@@ -76,74 +68,11 @@ Timing timed_sort(const std::vector<T>& input, Sort sort_it) {
     return {secs, checksum(std::span<const T>(v))};
 }
 
-// ANCHOR: compare_sort_mini
-template <class T>
-Timing sort_mini(mini::ThreadPool& pool, const std::vector<T>& input, bool stable) {
-    return timed_sort(input, [&](std::vector<T>& v) {
-        pool.install([&] { stable ? mini::par_sort(v) : mini::par_sort_unstable(v); });
-    });
-}
-// ANCHOR_END: compare_sort_mini
-
 template <class T>
 Timing sort_serial(const std::vector<T>& input, bool stable) {
     return timed_sort(input, [&](std::vector<T>& v) {
         stable ? std::stable_sort(v.begin(), v.end()) : std::sort(v.begin(), v.end());
     });
-}
-
-#if MINI_HAVE_RAYON
-inline Timing sort_rayon(const rayon_side_pool* pool, const std::vector<u64>& input, bool stable) {
-    return timed_sort(input, [&](std::vector<u64>& v) {
-        rayon_side_sort_u64(pool, v.data(), v.size(), stable);
-    });
-}
-// The strings are Rust Strings made by rayon's side from the same seeds; it times the sort itself.
-inline Timing sort_strings_rayon(const rayon_side_pool* pool, const Inputs& in, bool stable) {
-    double secs = 0;
-    const u64 sum = rayon_side_sort_strings(pool, in.string_seeds.data(), in.string_seeds.size(),
-                                            stable, &secs);
-    return {secs, sum};
-}
-#endif
-
-#if MINI_HAVE_TBB
-template <class T>
-Timing sort_tbb(const std::vector<T>& input) { // tbb::parallel_sort is unstable
-    return timed_sort(input, [](std::vector<T>& v) { tbb::parallel_sort(v.begin(), v.end()); });
-}
-template <class T>
-Timing sort_std(const std::vector<T>& input, bool stable) {
-    return timed_sort(input, [&](std::vector<T>& v) {
-        stable ? std::stable_sort(std::execution::par, v.begin(), v.end())
-               : std::sort(std::execution::par, v.begin(), v.end());
-    });
-}
-#endif
-
-// One run of a sort row by column `impl`: `strings` picks the input, `stable` the sort.
-inline Timing run(int impl, bool stable, bool strings, mini::ThreadPool& pool,
-                  [[maybe_unused]] const void* rayon_pool, const Inputs& in) {
-    auto each = [&](auto f) { return strings ? f(in.strings) : f(in.values); };
-    switch (impl) {
-    case serial:
-        return each([&](const auto& v) { return sort_serial(v, stable); });
-    case workbook:
-        return each([&](const auto& v) { return sort_mini(pool, v, stable); });
-#if MINI_HAVE_RAYON
-    case rayon: {
-        const auto* rp = static_cast<const rayon_side_pool*>(rayon_pool);
-        return strings ? sort_strings_rayon(rp, in, stable) : sort_rayon(rp, in.values, stable);
-    }
-#endif
-#if MINI_HAVE_TBB
-    case onetbb:
-        return each([&](const auto& v) { return sort_tbb(v); });
-    case stdpar:
-        return each([&](const auto& v) { return sort_std(v, stable); });
-#endif
-    }
-    return {0, 0};
 }
 
 } // namespace cmp::sort

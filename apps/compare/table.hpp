@@ -18,7 +18,7 @@ namespace cmp {
 
 // workbook_pw, mini-pw: the core built with the per-worker sleep (compare/pw.hpp), next to mini.
 // stdpar, std-par: libstdc++'s parallel algorithms (std::execution::par), which run on oneTBB;
-// only the iterator rows have it (compare/iter.hpp), and the table shows it only beside them.
+// the rows it has are on_stdpar.hpp's, and the table shows it only beside them.
 enum Impl { serial, workbook, workbook_pw, rayon, onetbb, openmp, stdpar, num_impls };
 constexpr std::array<const char*, num_impls> impl_names{"serial", "mini",   "mini-pw", "rayon",
                                                         "oneTBB", "OpenMP", "std-par"};

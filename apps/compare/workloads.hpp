@@ -1,122 +1,72 @@
-// compare's workloads as oneTBB and OpenMP write them (chapter 6): fib with a cutoff, the sum of
-// a vector, and one wake-up round trip, beside the serial sum and mini's round trip. mini's fib
-// is apps/fib.hpp's, mini-pw's sleep_work.cpp's, rayon's apps/rayon/src/lib.rs's; every fib
-// runs the very same leaves (fib_leaf).
+// compare's workloads (apps/compare.cpp): the one table of its timed rows, in the order a run takes
+// them. Each names the member of Column (column.hpp) that every runtime fills with its function
+// for it: a runtime whose column leaves it null says n/a there. A new row is its id (row_id.hpp),
+// its label (rows.hpp), its input and answer (bench.hpp's Inputs), one function in each runtime's
+// file (on_NAME.hpp) and one line here.
 #pragma once
 
-#include <atomic>
-#include <cstdint>
-#include <functional>
-#include <vector>
+#include <array>
 
-#include <mini/join.hpp>
-#include <mini/splitter.hpp>
-
-#if MINI_HAVE_TBB
-#include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/parallel_invoke.h>
-#include <oneapi/tbb/parallel_reduce.h>
-#include <oneapi/tbb/task_arena.h>
-#endif
-
-#include "fib.hpp"
+#include "compare/column.hpp"
+#include "compare/row_id.hpp"
 
 namespace cmp {
 
-// ---- fib (apps/fib.hpp): every implementation runs the very same leaves ------------------------
+struct Workload {
+    RowId row;
+    const char* key = nullptr; // the name --rows takes; none: a row of the workload above it
+    Run Column::*on = nullptr; // each runtime's function (the round trips: Column::trip)
+    bool by_default = false;   // chapter 6's rows; the others run only when --rows names them
+    bool limit = false;        // the machine's limit: serial's alone, the other cells blank
+    bool counted = false;      // mini's and mini-pw's counters taken around it (counters.hpp)
+    bool per_join = false;     // in ns per join (unit 1e-9); the others in ms
+};
 
-using app::fib_leaf;
-using app::fib_serial;
+inline constexpr std::array workloads{
+    Workload{join_1, "join1", &Column::join, true, false, true, true},
+    Workload{join_t, "join", &Column::join, true, false, true, true},
+    Workload{fib, "fib", &Column::fib, true, false, true},
+    Workload{sum, "sum", &Column::sum, true, false, true},
+    Workload{trip, "trip", nullptr, true},
+    Workload{it_sum, "par_iter", &Column::par_iter},
+    Workload{it_sum_limit, nullptr, &Column::par_iter_limit, false, true},
+    Workload{it_collect, "collect_vec", &Column::collect_vec},
+    Workload{it_collect_limit, nullptr, &Column::collect_vec_limit, false, true},
+    Workload{it_find, "find_any", &Column::find_any},
+    Workload{it_find_limit, nullptr, &Column::find_any_limit, false, true},
+    Workload{sort_u64, "par_sort", &Column::par_sort},
+    Workload{sort_str, nullptr, &Column::par_sort},
+    Workload{usort_u64, "par_sort_unstable", &Column::par_sort_unstable},
+    Workload{usort_str, nullptr, &Column::par_sort_unstable},
+    Workload{ix_zip, "zip", &Column::zip},
+    Workload{ix_chunks, "par_chunks_mut", &Column::par_chunks_mut},
+    Workload{ix_find_quarter, "find_first", &Column::find_first},
+    Workload{ix_find_three_quarters, nullptr, &Column::find_first},
+    Workload{un_words, "word_count", &Column::word_count},
+    Workload{un_filter_map, "filter_map", &Column::filter_map},
+    Workload{un_try, "try_for_each", &Column::try_for_each},
+    Workload{un_bridge, "par_bridge", &Column::par_bridge},
+};
 
-#if MINI_HAVE_TBB
-// parallel_invoke(f, g) spawns f and runs g itself, so f is B.
-// ANCHOR: fib_tbb
-inline std::uint64_t fib_tbb(unsigned n, unsigned cutoff) {
-    if (n <= cutoff || n < 2) return fib_leaf(n);
-    std::uint64_t a, b;
-    tbb::parallel_invoke([&] { b = fib_tbb(n - 2, cutoff); }, [&] { a = fib_tbb(n - 1, cutoff); });
-    return a + b;
-}
-// ANCHOR_END: fib_tbb
-#endif
-
-#if MINI_HAVE_OPENMP
-// ANCHOR: fib_omp
-inline std::uint64_t fib_omp(unsigned n, unsigned cutoff) {
-    if (n <= cutoff || n < 2) return fib_leaf(n);
-    std::uint64_t a, b;
-#pragma omp task shared(b) // B: a task any thread of the team may run
-    b = fib_omp(n - 2, cutoff);
-    a = fib_omp(n - 1, cutoff); // A: here
-#pragma omp taskwait
-    return a + b;
-}
-// ANCHOR_END: fib_omp
-
-inline std::uint64_t fib_omp_team(int threads, unsigned n, unsigned cutoff) {
-    std::uint64_t r = 0;
-#pragma omp parallel num_threads(threads)
-#pragma omp single
-    r = fib_omp(n, cutoff);
-    return r;
-}
-#endif
-
-// ---- sum of a vector --------------------------------------------------------------------------
-
-// The same sequential loop as mini::sum's leaf, so that the speedup compares like with like.
-inline std::uint64_t sum_serial(const std::vector<std::uint64_t>& v) {
-    return mini::sum_of(v.data(), v.size());
+// The timed row `r`'s entry (every row measure() is called with has one).
+inline const Workload& workload_of(RowId r) {
+    for (const Workload& w : workloads)
+        if (w.row == r) return w;
+    return workloads.back(); // not reached: one_run and warm_up take rows from this table
 }
 
-#if MINI_HAVE_TBB
-// ANCHOR: sum_tbb
-inline std::uint64_t sum_tbb(const std::vector<std::uint64_t>& v) {
-    return tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, v.size()), std::uint64_t{0},
-        [&v](const tbb::blocked_range<std::size_t>& r, std::uint64_t s) {
-            for (std::size_t i = r.begin(); i < r.end(); ++i) s += v[i];
-            return s;
-        },
-        std::plus<>{});
+// The machine's limit rows, serial's alone.
+inline bool limit_row(RowId r) {
+    for (const Workload& w : workloads)
+        if (w.row == r) return w.limit;
+    return false;
 }
-// ANCHOR_END: sum_tbb
-#endif
 
-#if MINI_HAVE_OPENMP
-// ANCHOR: sum_omp
-inline std::uint64_t sum_omp(int threads, const std::vector<std::uint64_t>& v) {
-    const std::uint64_t* p = v.data();
-    const std::size_t n = v.size();
-    std::uint64_t s = 0;
-#pragma omp parallel for reduction(+ : s) num_threads(threads)
-    for (std::size_t i = 0; i < n; ++i) s += p[i];
-    return s;
+// The name --rows takes for row `r`, and the label of its callgrind dumps; "" for a row under one.
+inline const char* key_of(RowId r) {
+    for (const Workload& w : workloads)
+        if (w.row == r && w.key) return w.key;
+    return "";
 }
-// ANCHOR_END: sum_omp
-#endif
-
-// ---- one wake-up round trip (app::round_trips runs them in PRODUCERS threads) ------------------
-
-// ANCHOR: trip_mini
-inline void trip_mini(mini::ThreadPool& pool, std::atomic<std::uint64_t>& executed) {
-    pool.install([&] { executed.fetch_add(1, std::memory_order_relaxed); });
-}
-// ANCHOR_END: trip_mini
-
-#if MINI_HAVE_TBB
-// oneTBB's nearest to install: enqueue into an arena that reserves no slot for outside threads,
-// then wait on the same LockLatch that mini's install waits on.
-// ANCHOR: trip_tbb
-inline void trip_tbb(tbb::task_arena& arena, std::atomic<std::uint64_t>& executed) {
-    mini::LockLatch latch;
-    arena.enqueue([&] {
-        executed.fetch_add(1, std::memory_order_relaxed);
-        mini::LockLatch::set(&latch);
-    });
-    latch.wait();
-}
-// ANCHOR_END: trip_tbb
-#endif
 
 } // namespace cmp

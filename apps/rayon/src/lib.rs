@@ -229,7 +229,7 @@ pub unsafe extern "C" fn rayon_side_sum(
     (*pool).install(|| slice.par_iter().sum())
 }
 
-/// One wake-up round trip, as `trip_mini` in apps/compare/workloads.hpp: the calling thread (outside the
+/// One wake-up round trip, as `trip_mini` in apps/compare/on_mini.hpp: the calling thread (outside the
 /// pool) installs a trivial job and blocks until a worker has run it. Returns 1, computed by
 /// the job on the worker, so the caller can count the jobs that ran.
 ///
@@ -330,7 +330,7 @@ pub unsafe extern "C" fn rayon_side_dot(
 }
 
 /// The escape count of one pixel, at most 255 steps: the very operations of `escape` in
-/// apps/compare/indexed.hpp, in the same order, so that both sides count alike.
+/// apps/compare/mandelbrot.hpp, in the same order, so that both sides count alike.
 fn escape(cr: f64, ci: f64) -> u32 {
     let (mut zr, mut zi) = (0.0f64, 0.0f64);
     let mut k = 0;
