@@ -34,7 +34,8 @@ import tempfile
 import unittest
 
 RUNTIMES = ["serial", "mini", "mini-pw", "rayon", "oneTBB", "OpenMP"]
-# compare's row labels (apps/compare/rows.hpp) and the keys of its --rows and dump labels.
+# compare's row labels (apps/compare/rows.hpp) and the keys of its --rows and dump labels
+# (apps/compare/workloads.hpp).
 JOIN_LABEL = re.compile(r"^join, fib\(\d+\), 1 thread \[ns/join\]")
 TRIP_LABEL = re.compile(r"^wake-up round trip \[us/trip\]")
 CPU_LABEL = re.compile(r"^  CPU per round trip \[us/trip\]")
