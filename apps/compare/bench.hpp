@@ -217,12 +217,8 @@ struct Bench {
     }
 
     // join_1 and join_t: fib(join_n) with every call a join; fib: fib(fib_n) with its cutoff.
-    struct FibArgs {
-        unsigned n, cutoff;
-    };
-    FibArgs fib_args(RowId r) const {
-        return r == fib ? FibArgs{o.fib_n, o.cutoff} : FibArgs{o.join_n, 0};
-    }
+    unsigned fib_n(RowId r) const { return r == fib ? o.fib_n : o.join_n; }
+    unsigned cutoff(RowId r) const { return r == fib ? o.cutoff : 0; }
 
     // --placement: fib's runs on mini and rayon go through the noted leaf (compare/placement.hpp).
     bool placed(RowId r, int impl) const {

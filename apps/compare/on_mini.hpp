@@ -133,7 +133,7 @@ inline u64 par_bridge_mini(mini::ThreadPool& pool, u64 n) {
 // when the closure began on a worker, for the counters (Bench::counted).
 inline Timing fib(Bench& b, RowId r) {
     mini::ThreadPool& pool = r == join_1 ? b.rt.pool1 : b.rt.pool;
-    const auto [n, c] = b.fib_args(r);
+    const unsigned n = b.fib_n(r), c = b.cutoff(r);
     const bool noted = b.placed(r, workbook);
     return clocked([&] {
         return pool.install([&] {

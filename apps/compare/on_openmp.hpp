@@ -120,7 +120,7 @@ inline u64 find_first_omp(int threads, Values v, u64 target) {
 inline int threads(const Bench& b) { return int(b.o.threads); }
 
 inline Timing fib(Bench& b, RowId r) {
-    const auto [n, c] = b.fib_args(r);
+    const unsigned n = b.fib_n(r), c = b.cutoff(r);
     return clocked([&] { return fib_omp_team(r == join_1 ? 1 : threads(b), n, c); });
 }
 inline Timing sum(Bench& b, RowId) { return clocked([&] { return sum_omp(threads(b), b.in.values); }); }

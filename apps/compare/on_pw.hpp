@@ -15,7 +15,7 @@
 namespace cmp::on_pw {
 
 inline Timing fib(Bench& b, RowId r) {
-    const auto [n, c] = b.fib_args(r);
+    const unsigned n = b.fib_n(r), c = b.cutoff(r);
     return clocked([&] { return (r == join_1 ? b.rt.pw1 : b.rt.pw)->fib(n, c, b.started); });
 }
 inline Timing sum(Bench& b, RowId) {

@@ -75,7 +75,7 @@ inline const rayon_side_pool* pool(Bench& b) { return b.rt.rayon.get(); }
 // join_1, join_t, fib: rayon::join, its leaves the same fib_leaf called through the C ABI; the
 // joins it made are checked too.
 inline Timing fib(Bench& b, RowId r) {
-    const auto [n, c] = b.fib_args(r);
+    const unsigned n = b.fib_n(r), c = b.cutoff(r);
     const rayon_side_pool* rpool = (r == join_1 ? b.rt.rayon1 : b.rt.rayon).get();
     std::uint64_t made = 0;
     const Timing t = clocked([&] {

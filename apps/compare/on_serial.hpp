@@ -27,7 +27,7 @@ inline std::uint64_t sum_serial(const std::vector<std::uint64_t>& v) {
 
 // join_1, join_t: the same recursion without join, per call that would join; fib: with its cutoff.
 inline Timing fib(Bench& b, RowId r) {
-    const auto [n, c] = b.fib_args(r);
+    const unsigned n = b.fib_n(r), c = b.cutoff(r);
     return clocked([&] { return app::fib_serial(n, c); });
 }
 inline Timing sum(Bench& b, RowId) { return clocked([&] { return sum_serial(b.in.values); }); }

@@ -134,7 +134,7 @@ Timing sort_tbb(const std::vector<T>& input) { // tbb::parallel_sort is unstable
 
 inline Timing fib(Bench& b, RowId r) {
     tbb::task_arena& arena = r == join_1 ? b.rt.arena1 : b.rt.arena;
-    const auto [n, c] = b.fib_args(r);
+    const unsigned n = b.fib_n(r), c = b.cutoff(r);
     return clocked([&] { return arena.execute([&] { return fib_tbb(n, c); }); });
 }
 inline Timing sum(Bench& b, RowId) {
