@@ -1,23 +1,26 @@
 // compare: the workbook's pool side by side with rayon, oneTBB and OpenMP (chapter 6).
 //
 // Four workloads, each run by plain serial code, the workbook's pool (mini), the same pool built
-// with rayon's per-worker sleep (mini-pw, chapter 10: compare_pw.hpp), rayon itself (the Rust
+// with rayon's per-worker sleep (mini-pw, chapter 10: compare/pw.hpp), rayon itself (the Rust
 // crate apps/rayon/), oneTBB and OpenMP in this one process; within every run the
 // implementations take turns, in an order balanced so that each follows each other equally often
-// (compare_order.hpp): all of them meet the same machine and the same neighbours. Every result is
+// (compare/order.hpp): all of them meet the same machine and the same neighbours. Every result is
 // checked. At the end, one table: medians, min–max and the ratio to mini. mini-pw, rayon, oneTBB
 // and OpenMP are optional at configure time (apps/CMakeLists.txt, cmake/Rayon.cmake,
 // cmake/Compare.cmake): a missing one leaves its column empty and says why. Chapter 11's three
-// iterator rows (par_iter, collect_vec, find_any: compare_iter.hpp) run only when --rows names
+// iterator rows (par_iter, collect_vec, find_any: compare/iter.hpp) run only when --rows names
 // them, with one more column, std-par (libstdc++'s parallel algorithms on oneTBB); so do chapter
-// 13's indexed rows (zip, par_chunks_mut, find_first: compare_indexed.hpp). Chapter 14's
-// word_count, filter_map, try_for_each, par_bridge (compare_unindexed.hpp) run on mini, rayon and
+// 13's indexed rows (zip, par_chunks_mut, find_first: compare/indexed.hpp). Chapter 14's
+// word_count, filter_map, try_for_each, par_bridge (compare/unindexed.hpp) run on mini, rayon and
 // serial code.
 //
-// The parts: compare_options.hpp (the options), compare_runtimes.hpp (the pools and arenas),
-// compare_rows.hpp (the table's rows), compare_bench.hpp (the state of one invocation: timing,
-// checking, counting), compare_measure.hpp and compare_workloads.hpp (the workloads). This file
-// parses the command line, takes the turns run by run, and prints the table and what follows it.
+// The parts, in apps/compare/: options.hpp (the options), workloads.hpp (the table of timed rows:
+// which member of a runtime's Column each one calls), on_serial.hpp, on_mini.hpp, on_pw.hpp,
+// on_rayon.hpp, on_tbb.hpp, on_openmp.hpp and on_stdpar.hpp (one file a runtime: its function for
+// each row it runs, and its Column), runtimes.hpp (the pools and arenas), rows.hpp (the table's
+// rows), bench.hpp (the state of one invocation: inputs, timing, checking, counting), measure.hpp
+// (one measurement). This file parses the command line, takes the turns run by run, and prints
+// the table and what follows it.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -30,20 +33,21 @@
 #include <fmt/core.h>
 
 #include "common.hpp"
-#include "compare_bench.hpp"
-#include "compare_counters.hpp"
-#include "compare_measure.hpp"
-#include "compare_options.hpp"
-#include "compare_order.hpp"
-#include "compare_placement.hpp"
-#include "compare_rows.hpp"
-#include "compare_runtimes.hpp"
-#include "compare_table.hpp"
+#include "compare/bench.hpp"
+#include "compare/counters.hpp"
+#include "compare/measure.hpp"
+#include "compare/options.hpp"
+#include "compare/order.hpp"
+#include "compare/placement.hpp"
+#include "compare/rows.hpp"
+#include "compare/runtimes.hpp"
+#include "compare/table.hpp"
+#include "compare/workloads.hpp"
 #include "platform.hpp"
 
 namespace {
 
-using namespace cmp; // the implementations and the table (compare_table.hpp)
+using namespace cmp; // the implementations and the table (compare/table.hpp)
 
 // The run reports how much of the machine other processes took meanwhile.
 using app::platform::machine_busy_seconds;
@@ -70,7 +74,8 @@ void add_options(app::Args& cli, Options& o) {
             {0, 1000});
     cli.add("--watchdog", o.watchdog_s, "seconds without progress before exiting 3", {0.1, 3600.0});
     std::vector<std::string> row_names, runtime_names(impl_names.begin(), impl_names.end());
-    for (const auto& [id, key] : row_keys) row_names.push_back(key);
+    for (const Workload& w : workloads)
+        if (w.key) row_names.push_back(w.key);
     cli.add("--rows", o.only_rows,
             "only these workloads (default: join1 (1 thread), join, fib, sum, trip); "
             "chapter 11's par_iter, collect_vec, find_any, chapter 13's zip, par_chunks_mut, "
@@ -87,7 +92,7 @@ void add_options(app::Args& cli, Options& o) {
             {"balanced", "rotate"});
     cli.flag("--placement", o.placement,
              "fib on mini and rayon through a leaf that notes its thread and CPU: prints when "
-             "the second thread started and whether two shared a CPU (compare_placement.hpp)");
+             "the second thread started and whether two shared a CPU (compare/placement.hpp)");
     cli.add("--busy", o.busy_n,
             "threads that spin on their own from before the first run until after the "
             "last (default 0), so that every workload runs on a busy machine; their CPU "
@@ -131,17 +136,15 @@ std::vector<int> turns(const Bench& b, RowId r, std::size_t run) {
         if (b.runs_it(r, impl)) present.push_back(impl);
     }
     if (rotate) return present;
-    for (const std::size_t k : app::balanced_order(present.size(), run)) // compare_order.hpp
+    for (const std::size_t k : app::balanced_order(present.size(), run)) // compare/order.hpp
         order.push_back(present[k]);
     return order;
 }
 
 // One run: every row once by every column that runs it. `last`: the column measured last.
 void one_run(Bench& b, int& last) {
-    for (RowId r : {join_1, join_t, fib, sum, trip, it_sum, it_sum_limit, it_collect,
-                    it_collect_limit, it_find, it_find_limit, sort_u64, sort_str, usort_u64,
-                    usort_str, ix_zip, ix_chunks, ix_find_quarter, ix_find_three_quarters,
-                    un_words, un_filter_map, un_try, un_bridge}) {
+    for (const Workload& w : workloads) {
+        const RowId r = w.row;
         for (const int impl : turns(b, r, b.run)) {
             b.at_row = r, b.at_impl = impl;
             // Let the threads of the previous implementation go idle and fall asleep (libgomp
@@ -287,6 +290,7 @@ int main(int argc, char** argv) {
         return app::wrong_result;
     }
     Bench b(o, rt);
+    note_not_run(b.rows);
     warm_up(b);
     const Spent spent = run_all(b);
     report(b, spent);

@@ -10,7 +10,7 @@ number of instructions a workload executes does not. This runs `compare` twice (
 
 1. natively, `compare THREADS RUNS --rows join1,trip`, for the timings (medians of RUNS runs);
 2. under `valgrind --tool=callgrind`, one run, where compare brackets each workload with client
-   requests (apps/compare_callgrind.hpp): the costs of every thread are zeroed before it and
+   requests (apps/compare/callgrind.hpp): the costs of every thread are zeroed before it and
    dumped, labelled, after it. Each dump's total, divided by the joins or trips the workload made,
    is the figure: instructions per join (fib(30), every call a join, on a one-thread pool: the
    serial column is the same recursion without join) and per outside round trip (one tiny job
@@ -34,7 +34,8 @@ import tempfile
 import unittest
 
 RUNTIMES = ["serial", "mini", "mini-pw", "rayon", "oneTBB", "OpenMP"]
-# compare's row labels (apps/compare_rows.hpp) and the keys of its --rows and dump labels.
+# compare's row labels (apps/compare/rows.hpp) and the keys of its --rows and dump labels
+# (apps/compare/workloads.hpp).
 JOIN_LABEL = re.compile(r"^join, fib\(\d+\), 1 thread \[ns/join\]")
 TRIP_LABEL = re.compile(r"^wake-up round trip \[us/trip\]")
 CPU_LABEL = re.compile(r"^  CPU per round trip \[us/trip\]")

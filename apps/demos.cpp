@@ -6,7 +6,7 @@
 // (demos/rng.hpp), so the three columns compute the same thing; each run's result (a number or
 // a fingerprint of the data) is compared across the columns and checked by the program itself
 // (sorted, equal to the serial sum). Within a run the columns take turns in compare's balanced
-// order (compare_order.hpp), and the table is compare's (compare_table.hpp): medians, min–max,
+// order (compare/order.hpp), and the table is compare's (compare/table.hpp): medians, min–max,
 // the ratio to mini, the speedup over serial, and a line per program saying whether the results
 // are equal. The parts: demos/programs.hpp (the list), one header per program in demos/.
 #include <algorithm>
@@ -20,9 +20,9 @@
 #include <fmt/core.h>
 
 #include "common.hpp"
-#include "compare_busy.hpp"
-#include "compare_order.hpp"
-#include "compare_table.hpp"
+#include "compare/busy.hpp"
+#include "compare/order.hpp"
+#include "compare/table.hpp"
 #include "demos/programs.hpp"
 #if MINI_HAVE_RAYON
 #include "rayon/rayon.h"
@@ -30,7 +30,7 @@
 
 namespace {
 
-using namespace cmp; // the columns and the table (compare_table.hpp)
+using namespace cmp; // the columns and the table (compare/table.hpp)
 
 const char* const about =
     "rayon-demo's programs on the workbook's pool (mini), on rayon 1.6.1 (Rust, the same "

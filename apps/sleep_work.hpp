@@ -46,7 +46,7 @@ public:
 // sleep_counts() installs the copy's counting probe handler, in place of any other (the
 // instruments' too: compare calls only mini_pw's), and returns its counts so far.
 // fib(n) is app::fib on the copy's join (call it on a worker of that copy's pool); mini-pw's column
-// of compare runs it too (compare_pw.cpp).
+// of compare runs it too (compare/pw.cpp).
 // missed_pushes(trials, wait, done): in `trials` fresh 2-thread pools, one join each, pushed at
 // once: in how many B was left to its owner for `wait` (A waits that long for B to start on the
 // other worker, then the owner runs it); `done` counts the trials, for the watchdog (issue 40).

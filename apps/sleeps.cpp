@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common.hpp"
-#include "compare_busy.hpp"
+#include "compare/busy.hpp"
 #include "platform.hpp"
 #include "sleep_work.hpp"
 

@@ -1,4 +1,4 @@
-// compare's order of turns (apps/compare_order.hpp): every order is a permutation, and over one
+// compare's order of turns (apps/compare/order.hpp): every order is a permutation, and over one
 // period every implementation comes right after every other equally often.
 #include <catch2/catch.hpp>
 
@@ -6,7 +6,7 @@
 #include <set>
 #include <utility>
 
-#include "compare_order.hpp"
+#include "compare/order.hpp"
 
 TEST_CASE("every run's order is a permutation of the implementations") {
     for (std::size_t m = 0; m <= 7; ++m)

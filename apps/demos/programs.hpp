@@ -12,7 +12,7 @@
 
 #include <mini/pool.hpp>
 
-#include "compare_table.hpp"
+#include "compare/table.hpp"
 #include "demos/life.hpp"
 #include "demos/mergesort.hpp"
 #include "demos/nbody.hpp"

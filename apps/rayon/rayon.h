@@ -29,14 +29,14 @@ uint64_t rayon_side_trip(const rayon_side_pool* pool);
 // par_iter's leaves over `values` (the global pool if `pool` is null); *threads as above.
 size_t rayon_side_par_iter_leaves(const rayon_side_pool* pool, const uint64_t* values, size_t len,
                                   size_t work, size_t* threads);
-// compare's iterator rows (apps/compare_iter.hpp).
+// compare's iterator rows (apps/compare/iter.hpp).
 uint64_t rayon_side_sum_squares(const rayon_side_pool* pool, const uint64_t* values, size_t len);
 uint64_t* rayon_side_collect_squares(const rayon_side_pool* pool, const uint64_t* values,
                                      size_t len, size_t* out_len, size_t* out_cap);
 void rayon_side_vec_free(uint64_t* ptr, size_t len, size_t cap);
 bool rayon_side_find_any(const rayon_side_pool* pool, const uint64_t* values, size_t len,
                          uint64_t target, uint64_t* found);
-// compare's sort rows (apps/compare_sort.hpp): par_sort if `stable`, else par_sort_unstable.
+// compare's sort rows (apps/compare/sort.hpp): par_sort if `stable`, else par_sort_unstable.
 void rayon_side_sort_u64(const rayon_side_pool* pool, uint64_t* values, size_t len, bool stable);
 // Strings of the seeds' decimal digits, sorted; *secs: the sort's time; returns their checksum.
 uint64_t rayon_side_sort_strings(const rayon_side_pool* pool, const uint64_t* seeds, size_t len,
@@ -61,13 +61,13 @@ rayon_side_demo_outcome rayon_side_demo_life(const rayon_side_pool* pool, size_t
 rayon_side_demo_outcome rayon_side_demo_nbody(const rayon_side_pool* pool, size_t bodies,
                                               size_t ticks, bool reduce);
 rayon_side_demo_outcome rayon_side_demo_sieve(const rayon_side_pool* pool, unsigned magnitude);
-// compare's indexed rows (apps/compare_indexed.hpp).
+// compare's indexed rows (apps/compare/indexed.hpp).
 double rayon_side_dot(const rayon_side_pool* pool, const double* a, const double* b, size_t len);
 void rayon_side_mandelbrot(const rayon_side_pool* pool, uint32_t* img, size_t width,
                            size_t height);
 bool rayon_side_find_first(const rayon_side_pool* pool, const uint64_t* values, size_t len,
                            uint64_t target, uint64_t* found);
-// compare's unindexed rows (apps/compare_unindexed.hpp).
+// compare's unindexed rows (apps/compare/unindexed.hpp).
 uint64_t rayon_side_word_count(const rayon_side_pool* pool, const uint64_t* values, size_t len);
 uint64_t rayon_side_filter_map(const rayon_side_pool* pool, const uint64_t* values, size_t len);
 uint64_t rayon_side_try_for_each(const rayon_side_pool* pool, const uint64_t* values, size_t len,

@@ -230,7 +230,7 @@ pub unsafe extern "C" fn rayon_side_sum(
     (*pool).install(|| slice.par_iter().sum())
 }
 
-/// One wake-up round trip, as `trip_mini` in apps/compare_workloads.hpp: the calling thread (outside the
+/// One wake-up round trip, as `trip_mini` in apps/compare/on_mini.hpp: the calling thread (outside the
 /// pool) installs a trivial job and blocks until a worker has run it. Returns 1, computed by
 /// the job on the worker, so the caller can count the jobs that ran.
 ///
@@ -241,7 +241,7 @@ pub unsafe extern "C" fn rayon_side_trip(pool: *const ThreadPool) -> u64 {
     (*pool).install(|| 1)
 }
 
-// ---- compare's iterator rows (apps/compare_iter.hpp): rayon's own par_iter, inside install ----
+// ---- compare's iterator rows (apps/compare/iter.hpp): rayon's own par_iter, inside install ----
 
 /// `v.par_iter().map(|x| x * x).sum()`, wrapping on overflow as in a release build.
 ///
@@ -310,7 +310,7 @@ pub unsafe extern "C" fn rayon_side_find_any(
     }
 }
 
-// ---- compare's indexed rows (apps/compare_indexed.hpp): zip, par_chunks_mut, find_first ----
+// ---- compare's indexed rows (apps/compare/indexed.hpp): zip, par_chunks_mut, find_first ----
 
 /// `a.par_iter().zip(b).map(|(x, y)| x * y).sum()` over `len` f64 each.
 ///
@@ -331,7 +331,7 @@ pub unsafe extern "C" fn rayon_side_dot(
 }
 
 /// The escape count of one pixel, at most 255 steps: the very operations of `escape` in
-/// apps/compare_indexed.hpp, in the same order, so that both sides count alike.
+/// apps/compare/mandelbrot.hpp, in the same order, so that both sides count alike.
 fn escape(cr: f64, ci: f64) -> u32 {
     let (mut zr, mut zi) = (0.0f64, 0.0f64);
     let mut k = 0;

@@ -1,4 +1,4 @@
-//! compare's sort rows (apps/compare_sort.hpp): rayon's own `par_sort` and `par_sort_unstable`,
+//! compare's sort rows (apps/compare/sort.hpp): rayon's own `par_sort` and `par_sort_unstable`,
 //! inside `pool.install`.
 use rayon::prelude::*;
 use rayon::ThreadPool;
@@ -31,7 +31,7 @@ pub unsafe extern "C" fn rayon_side_sort_u64(
 }
 
 /// FNV-1a over the strings in order, each string's bytes then 0xff: `checksum` in
-/// apps/compare_sort.hpp computes the same.
+/// apps/compare/sort.hpp computes the same.
 fn checksum(v: &[String]) -> u64 {
     let mut h: u64 = 14695981039346656037;
     for s in v {

@@ -1,6 +1,6 @@
-// compare's rows (apps/compare.cpp): their ids, the names --rows takes, and the table's rows as
-// the options make them: labels with the sizes, the notes that stand in for numbers (n/a, not
-// counted, missing), and the rows and columns --rows and --runtimes leave out.
+// compare's rows (apps/compare.cpp) as the options make them: labels with the sizes, the notes
+// that stand in for numbers (n/a, not counted, missing), and the rows and columns --rows and
+// --runtimes leave out. Their ids are row_id.hpp's, the names --rows takes workloads.hpp's.
 #pragma once
 
 #include <algorithm>
@@ -12,121 +12,12 @@
 
 #include <fmt/core.h>
 
-#include "compare_indexed.hpp"
-#include "compare_iter.hpp"
-#include "compare_unindexed.hpp"
-#include "compare_options.hpp"
-#include "compare_table.hpp"
+#include "compare/options.hpp"
+#include "compare/row_id.hpp"
+#include "compare/table.hpp"
+#include "compare/workloads.hpp"
 
 namespace cmp {
-
-enum RowId {
-    join_1,
-    join_t,
-    fib,
-    fib_speedup,
-    fib_sleeps,
-    fib_notifies,
-    sum,
-    sum_speedup,
-    trip,
-    trip_p50,
-    trip_p90,
-    trip_cpu,
-    trip_sleeps,
-    // chapter 11's chains (compare_iter.hpp), each with its speedup and the machine's limit
-    it_sum,
-    it_sum_speedup,
-    it_sum_limit,
-    it_collect,
-    it_collect_speedup,
-    it_collect_limit,
-    it_find,
-    it_find_speedup,
-    it_find_limit,
-    // chapter 15's sorts (compare_sort.hpp): u64, then strings, each with its speedup
-    sort_u64,
-    sort_u64_speedup,
-    sort_str,
-    sort_str_speedup,
-    usort_u64,
-    usort_u64_speedup,
-    usort_str,
-    usort_str_speedup,
-    // chapter 13's indexed chains (compare_indexed.hpp); find_first at 1/4, then at 3/4
-    ix_zip,
-    ix_zip_speedup,
-    ix_chunks,
-    ix_chunks_speedup,
-    ix_find_quarter,
-    ix_find_three_quarters,
-    // chapter 14's unindexed chains (compare_unindexed.hpp): mini, rayon and serial only
-    un_words,
-    un_words_speedup,
-    un_filter_map,
-    un_filter_map_speedup,
-    un_try,
-    un_try_speedup,
-    un_bridge,
-    un_bridge_speedup,
-    idle,
-    num_rows
-};
-// The measured rows, by the names --rows takes and the instruction counts' labels carry.
-constexpr std::array<std::pair<RowId, const char*>, 17> row_keys{
-    {{join_1, "join1"},
-     {join_t, "join"},
-     {fib, "fib"},
-     {sum, "sum"},
-     {trip, "trip"},
-     {it_sum, "par_iter"},
-     {it_collect, "collect_vec"},
-     {it_find, "find_any"},
-     {sort_u64, "par_sort"},
-     {usort_u64, "par_sort_unstable"},
-     {ix_zip, "zip"},
-     {ix_chunks, "par_chunks_mut"},
-     {ix_find_quarter, "find_first"},
-     {un_words, "word_count"},
-     {un_filter_map, "filter_map"},
-     {un_try, "try_for_each"},
-     {un_bridge, "par_bridge"}}};
-// The iterator rows run only when --rows names them (the default table is chapter 6's).
-inline bool iter_row(RowId r) {
-    return r >= it_sum && r <= it_find_limit;
-}
-// The sort rows, measured (no speedup rows), and run only when --rows names them.
-inline bool sort_row(RowId r) {
-    return r == sort_u64 || r == sort_str || r == usort_u64 || r == usort_str;
-}
-inline bool indexed_row(RowId r) { return r >= ix_zip && r <= ix_find_three_quarters; }
-inline indexed::Chain indexed_chain_of(RowId r) {
-    return r < ix_chunks ? indexed::Chain::zip
-           : r < ix_find_quarter ? indexed::Chain::chunks
-                                 : indexed::Chain::find_first;
-}
-inline bool unindexed_row(RowId r) {
-    return r >= un_words && r <= un_bridge_speedup;
-}
-inline unindexed::Chain unindexed_chain_of(RowId r) {
-    return r < un_filter_map ? unindexed::Chain::word_count
-           : r < un_try      ? unindexed::Chain::filter_map
-           : r < un_bridge   ? unindexed::Chain::try_for_each
-                             : unindexed::Chain::par_bridge;
-}
-inline bool limit_row(RowId r) {
-    return r == it_sum_limit || r == it_collect_limit || r == it_find_limit;
-}
-inline iter::Chain chain_of(RowId r) {
-    return r < it_collect ? cmp::iter::Chain::sum
-           : r < it_find  ? cmp::iter::Chain::collect
-                          : cmp::iter::Chain::find;
-}
-inline const char* key_of(RowId r) {
-    for (const auto& [id, key] : row_keys)
-        if (id == r) return key;
-    return "";
-}
 
 // The labels: a row with none is neither run nor printed; an indented one ("  ") belongs to the
 // workload above it. `find_n`: how many items find_any's limit reads.
@@ -184,18 +75,9 @@ inline std::vector<Row> label_rows(const Options& o, std::size_t find_n) {
     return rows;
 }
 
-// The cells that have no numbers, whatever the options.
+// The cells under a workload that have no numbers, whatever the options. (A cell of a runtime
+// that has no function for the row says n/a too: measure.hpp's note_not_run.)
 inline void note_not_measured(std::vector<Row>& rows) {
-    for (RowId r : {join_1, join_t, fib, sum, trip}) rows[r].note[stdpar] = "n/a";
-    for (RowId r : {it_sum, it_collect, it_find, ix_zip, ix_chunks, ix_find_quarter,
-                    ix_find_three_quarters})
-        rows[r].note[workbook_pw] = "n/a";
-    // No sort in mini-pw's copy of the core nor in OpenMP; no stable one in oneTBB.
-    for (RowId r : {sort_u64, sort_str, usort_u64, usort_str})
-        rows[r].note[workbook_pw] = rows[r].note[openmp] = "n/a";
-    rows[sort_u64].note[onetbb] = rows[sort_str].note[onetbb] = "n/a";
-    for (RowId r : {un_words, un_filter_map, un_try, un_bridge})
-        for (int i : {workbook_pw, onetbb, openmp, stdpar}) rows[r].note[i] = "n/a";
     for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps}) rows[r].note[serial] = "n/a";
     for (RowId r : {trip, trip_p50, trip_p90, trip_cpu, trip_sleeps})
         rows[r].note[openmp] = "n/a [1]";
@@ -213,10 +95,9 @@ inline bool chosen(const std::vector<std::string>& only, const char* name) {
 
 // --rows: a workload left out has no label (neither run nor printed), nor have its extra rows.
 inline void leave_out_rows(std::vector<Row>& rows, const std::vector<std::string>& only_rows) {
-    for (const auto& [r, key] : row_keys)
-        if (!chosen(only_rows, key) ||
-            (only_rows.empty() && (iter_row(r) || sort_row(r) || indexed_row(r) || unindexed_row(r))))
-            for (int d = r; d < num_rows && (d == r || rows[d].label.starts_with("  ")); ++d)
+    for (const Workload& w : workloads)
+        if (w.key && (!chosen(only_rows, w.key) || (only_rows.empty() && !w.by_default)))
+            for (int d = w.row; d < num_rows && (d == w.row || rows[d].label.starts_with("  ")); ++d)
                 rows[d].label.clear();
 }
 

@@ -19,17 +19,20 @@
 #include <mini/join.hpp>
 
 #include "common.hpp"
-#include "compare_busy.hpp"
-#include "compare_callgrind.hpp"
-#include "compare_counters.hpp"
-#include "compare_indexed.hpp"
-#include "compare_iter.hpp"
-#include "compare_options.hpp"
-#include "compare_placement.hpp"
-#include "compare_rows.hpp"
-#include "compare_runtimes.hpp"
-#include "compare_sort.hpp"
-#include "compare_table.hpp"
+#include "compare/busy.hpp"
+#include "compare/callgrind.hpp"
+#include "compare/counters.hpp"
+#include "compare/indexed.hpp"
+#include "compare/iter.hpp"
+#include "compare/options.hpp"
+#include "compare/placement.hpp"
+#include "compare/row_id.hpp"
+#include "compare/rows.hpp"
+#include "compare/runtimes.hpp"
+#include "compare/sort.hpp"
+#include "compare/table.hpp"
+#include "compare/unindexed.hpp"
+#include "compare/workloads.hpp"
 #include "fib.hpp"
 #include "platform.hpp"
 
@@ -47,65 +50,79 @@ inline std::vector<int> serial_cpus() {
 // exist before the first serial run. (platform.hpp: Linux only; elsewhere there are no CPUs.)
 using app::platform::Pin;
 
-// The workloads' inputs, and the answers every column's result is checked against.
+// The workloads' inputs, and the answers every column's result is checked against: a formula's,
+// or the serial loop's (the serial column is checked against itself there).
 struct Inputs {
     explicit Inputs(const Options& o)
-        : values(o.len), join_expected(app::fib_value(o.join_n)),
-          fib_expected(app::fib_value(o.fib_n)), joins(double(app::joins_of(o.join_n, 0))),
-          all(values), first(values.data(), o.collect_n),
-          to_find(values.data(), o.iter_n / 4 * 3 + 1) {
+        : values(o.len), joins(double(app::joins_of(o.join_n, 0))), all(values),
+          first(values.data(), o.collect_n), to_find(values.data(), o.iter_n / 4 * 3 + 1) {
         std::iota(values.begin(), values.end(), std::uint64_t{1});
         target = values[o.iter_n / 4 * 3];
-        // The answers, from the serial functions (the sums wrap, as in every column).
-        iter_expected[it_sum] = iter::sum_squares_serial(all);
-        iter_expected[it_collect] = iter::sum_squares_serial(first);
-        iter_expected[it_find] = target;
-        iter_expected[it_sum_limit] = sum_expected;
-        iter_expected[it_collect_limit] = iter::read_limit(first);
-        iter_expected[it_find_limit] = iter::read_limit(to_find);
-        for (RowId r : {un_words, un_filter_map, un_try, un_bridge})
-            unindexed_expected[r] = unindexed::run(unindexed_chain_of(r), true, nullptr, nullptr,
-                                                   all, first, target);
-        // The sort rows' inputs (2^22 u64, 2^20 strings) and answers, only if one of them runs.
-        if (chosen_only(o.only_rows, "par_sort") || chosen_only(o.only_rows, "par_sort_unstable")) {
-            sorts.emplace(o.sort_n, o.sort_strings_n);
-            sort_expected[0] = sort::sort_serial(sorts->values, false).value;
-            sort_expected[1] = sort::sort_serial(sorts->strings, false).value;
-        }
+        const std::uint64_t n = values.size(), sum_of_values = n * (n + 1) / 2;
+        expected[join_1] = expected[join_t] = app::fib_value(o.join_n);
+        expected[fib] = app::fib_value(o.fib_n);
+        expected[sum] = expected[it_sum_limit] = sum_of_values;
+        // The chains' answers, from the serial functions (the sums wrap, as in every column).
+        expected[it_sum] = iter::sum_squares_serial(all);
+        expected[it_collect] = iter::sum_squares_serial(first);
+        expected[it_find] = target;
+        expected[it_collect_limit] = iter::read_limit(first);
+        expected[it_find_limit] = iter::read_limit(to_find);
+        expected[un_words] = unindexed::word_count_serial(all);
+        expected[un_filter_map] = unindexed::filter_map_serial(first);
+        expected[un_try] = unindexed::try_for_each_serial(all, target);
+        expected[un_bridge] = unindexed::par_bridge_serial(bridge_n());
+        sort_inputs(o);
         indexed_inputs(o);
     }
     static bool chosen_only(const std::vector<std::string>& only, const char* name) {
         return std::find(only.begin(), only.end(), name) != only.end();
     }
 
-    // Chapter 13's rows (compare_indexed.hpp): zip's 2 x 128 MiB only where --rows names zip.
+    // The sort rows' inputs (2^22 u64, 2^20 strings) and answers, only if one of them runs.
+    void sort_inputs(const Options& o) {
+        if (!chosen_only(o.only_rows, "par_sort") && !chosen_only(o.only_rows, "par_sort_unstable"))
+            return;
+        sorts.emplace(o.sort_n, o.sort_strings_n);
+        expected[sort_u64] = expected[usort_u64] = sort::sort_serial(sorts->values, false).value;
+        expected[sort_str] = expected[usort_str] = sort::sort_serial(sorts->strings, false).value;
+    }
+
+    // Chapter 13's rows (indexed.hpp): zip's 2 x 128 MiB only where --rows names zip.
     void indexed_inputs(const Options& o) {
         if (!o.only_rows.empty() && chosen(o.only_rows, "zip"))
             xs = indexed::dot_input(o.iter_n, 1000), ys = indexed::dot_input(o.iter_n, 7);
-        iter_expected[ix_zip] = indexed::dot_serial(xs, ys);
+        expected[ix_zip] = indexed::dot_serial(xs, ys);
         strip = {o.strip_w, o.strip_h};
         if (!o.only_rows.empty() && chosen(o.only_rows, "par_chunks_mut"))
-            iter_expected[ix_chunks] =
+            expected[ix_chunks] =
                 indexed::timed_fill(strip, [&](auto img) { indexed::strip_serial(img, strip); }).value;
-        iter_expected[ix_find_quarter] = quarter = values[o.iter_n / 4];
-        iter_expected[ix_find_three_quarters] = target;
+        expected[ix_find_quarter] = quarter = values[o.iter_n / 4];
+        expected[ix_find_three_quarters] = target;
     }
 
+    // A sort row's input: the strings in the strings rows, else the u64.
+    template <class F>
+    iter::Timing each_sort_input(RowId r, F f) const {
+        return r == sort_str || r == usort_str ? f(sorts->strings) : f(sorts->values);
+    }
+    // find_first's item: at 1/4, then at 3/4.
+    std::uint64_t find_first_target(RowId r) const { return r == ix_find_quarter ? quarter : target; }
+    // par_bridge's range: 1..N / 64.
+    std::uint64_t bridge_n() const { return all.size() / 64; }
+
     std::vector<std::uint64_t> values; // 1..len
-    const std::uint64_t sum_expected = std::uint64_t(values.size()) * (values.size() + 1) / 2;
-    const std::uint64_t join_expected, fib_expected; // fib(join_n), fib(fib_n)
-    const double joins;                              // the joins of fib(join_n) with no cutoff
+    const double joins;                // the joins of fib(join_n) with no cutoff
     const iter::Values all, first, to_find;
     std::uint64_t target = 0; // find_any's item
-    std::array<std::uint64_t, num_rows> iter_expected{}, unindexed_expected{};
+    std::array<std::uint64_t, num_rows> expected{}; // each timed row's answer
     std::optional<sort::Inputs> sorts;
-    std::array<std::uint64_t, 2> sort_expected{}; // the sorted u64's and strings' checksums
     std::vector<double> xs, ys;    // zip's
     indexed::Strip strip{};        // par_chunks_mut's
     std::uint64_t quarter = 0;     // find_first's item at 1/4 (the one at 3/4: target)
 };
 
-// What the runs share: compare_measure.hpp's functions fill its rows, compare.cpp takes the turns
+// What the runs share: measure.hpp's functions fill its rows, compare.cpp takes the turns
 // and prints them. The watchdog (`dog`) reports the row and column at work when it fires.
 struct Bench {
     Bench(const Options& opt, Runtimes& runtimes)
@@ -154,7 +171,7 @@ struct Bench {
         rows[r].samples[impl].push_back(*best);
     }
 
-    // Under callgrind, each call is also one labelled dump (compare_callgrind.hpp), per join, per
+    // Under callgrind, each call is also one labelled dump (compare/callgrind.hpp), per join, per
     // run of fib, per element of the sum.
     template <class F>
     std::optional<double> once(RowId r, int impl, double unit, double per, std::uint64_t expected,
@@ -168,7 +185,7 @@ struct Bench {
             const auto result = f();
             secs = app::now() - t0;
             if constexpr (std::is_same_v<decltype(result), const iter::Timing>)
-                secs = result.secs, got = result.value; // it timed itself (compare_iter.hpp)
+                secs = result.secs, got = result.value; // it timed itself (compare/iter.hpp)
             else
                 got = result;
         }
@@ -199,7 +216,11 @@ struct Bench {
         }
     }
 
-    // --placement: fib's runs on mini and rayon go through the noted leaf (compare_placement.hpp).
+    // join_1 and join_t: fib(join_n) with every call a join; fib: fib(fib_n) with its cutoff.
+    unsigned fib_n(RowId r) const { return r == fib ? o.fib_n : o.join_n; }
+    unsigned cutoff(RowId r) const { return r == fib ? o.cutoff : 0; }
+
+    // --placement: fib's runs on mini and rayon go through the noted leaf (compare/placement.hpp).
     bool placed(RowId r, int impl) const {
         return o.placement && r == fib && (impl == workbook || impl == rayon);
     }
@@ -220,7 +241,7 @@ struct Bench {
     const std::vector<int> cpus = serial_cpus();
     std::array<std::vector<std::vector<double>>, num_rows> per_cpu; // serial times by CPU
     std::string run_label = "warm-up";
-    // The counters of each of mini's and mini-pw's runs (compare_counters.hpp), [0] mini's, [1]
+    // The counters of each of mini's and mini-pw's runs (compare/counters.hpp), [0] mini's, [1]
     // mini-pw's; `started`: when the closure given to install began to run on a worker.
     std::array<std::array<std::vector<RunCounts>, num_rows>, 2> counters;
     double started = 0;

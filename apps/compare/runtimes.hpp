@@ -1,5 +1,5 @@
 // The runtimes that compare (apps/compare.cpp) measures, each built once with THREADS threads and
-// once with one (the join_1 row): mini's pool, mini-pw's (compare_pw.hpp), rayon's
+// once with one (the join_1 row): mini's pool, mini-pw's (compare/pw.hpp), rayon's
 // (apps/rayon/), oneTBB's arenas; OpenMP's team needs no object. A runtime left out at configure
 // time has no member here, and print_versions says why.
 #pragma once
@@ -18,7 +18,7 @@
 #include <oneapi/tbb/version.h>
 #endif
 
-#include "compare_pw.hpp"
+#include "compare/pw.hpp"
 #if MINI_HAVE_RAYON
 #include "rayon/rayon.h"
 #endif

@@ -25,7 +25,7 @@ struct Options {
     // item at 3/4.
     unsigned join_n = 0, fib_n = 0, cutoff = 0;
     std::size_t len = 0, iter_n = 0, collect_n = 0;
-    // The sort rows (compare_sort.hpp): `sort_n` random u64, `sort_strings_n` strings.
+    // The sort rows (compare/sort.hpp): `sort_n` random u64, `sort_strings_n` strings.
     std::size_t sort_n = 0, sort_strings_n = 0;
     std::size_t strip_w = 0, strip_h = 0; // par_chunks_mut's Mandelbrot strip, a chunk a row
     std::uint64_t trips_per_run = 0;

@@ -1,7 +1,7 @@
 // compare's mini-pw column: the core built with rayon's per-worker sleep (-DSLEEP=per-worker,
 // chapter 10), beside mini, the core as built with the pool's sleep (chapter 2).
 //
-// compare_pw.cpp is compiled only into mini_pw, the second copy of the core that sleeps already
+// compare/pw.cpp is compiled only into mini_pw, the second copy of the core that sleeps already
 // runs (apps/CMakeLists.txt): -Dmini=mini_pw renames its namespace, so the two copies share no
 // symbol and both sleeps run in one process. compare reaches that copy only through this
 // interface; its counts come from sleep_work.cpp's probe handler (sleep_work.hpp). So the two
@@ -29,7 +29,7 @@ public:
     // fib(n) with join below `cutoff`: app::fib's code on this copy (sleep_work.cpp).
     virtual std::uint64_t fib(unsigned n, unsigned cutoff, double& started) = 0;
     virtual std::uint64_t sum(const std::vector<std::uint64_t>& values, double& started) = 0;
-    // One wake-up round trip: a job that bumps `executed` (trip_mini's, compare_workloads.hpp).
+    // One wake-up round trip: a job that bumps `executed` (trip_mini's, on_mini.hpp).
     virtual void trip(std::atomic<std::uint64_t>& executed) = 0;
     // The copy's counts so far, all its pools together (mini_pw::sleep_counts()).
     virtual SleepCounts counts() const = 0;

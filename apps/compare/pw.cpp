@@ -1,7 +1,7 @@
-// compare's mini-pw column, compiled only into the mini_pw copy of the core (compare_pw.hpp).
+// compare's mini-pw column, compiled only into the mini_pw copy of the core (compare/pw.hpp).
 // Nothing here may include a header that defines an inline function in namespace app calling
 // the core (fib.hpp's app::fib, common.hpp): -Dmini=mini_pw would give it a second definition.
-#include "compare_pw.hpp"
+#include "pw.hpp" // apps/compare/pw.hpp
 
 #include <chrono>
 

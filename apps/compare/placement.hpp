@@ -23,7 +23,7 @@
 
 #include <mini/join.hpp>
 
-#include "compare_table.hpp"
+#include "compare/table.hpp"
 #include "fib.hpp"
 #include "platform.hpp"
 

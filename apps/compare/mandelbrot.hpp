@@ -1,4 +1,4 @@
-// par_chunks_mut's workload in compare (compare_indexed.hpp): a Mandelbrot strip, `width` pixels
+// par_chunks_mut's workload in compare (compare/indexed.hpp): a Mandelbrot strip, `width` pixels
 // a row, each pixel its escape count. Rows through the set cost more than rows around it, so the
 // load is uneven, as an image's rows are. rayon's side (apps/rayon/src/lib.rs `escape`) does the
 // very same floating-point operations in the same order, so both count every pixel alike.
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common.hpp"
-#include "compare_iter.hpp"
+#include "compare/iter.hpp"
 
 namespace cmp::indexed {
 

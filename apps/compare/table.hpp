@@ -16,9 +16,9 @@
 
 namespace cmp {
 
-// workbook_pw, mini-pw: the core built with the per-worker sleep (compare_pw.hpp), next to mini.
+// workbook_pw, mini-pw: the core built with the per-worker sleep (compare/pw.hpp), next to mini.
 // stdpar, std-par: libstdc++'s parallel algorithms (std::execution::par), which run on oneTBB;
-// only the iterator rows have it (compare_iter.hpp), and the table shows it only beside them.
+// the rows it has are on_stdpar.hpp's, and the table shows it only beside them.
 enum Impl { serial, workbook, workbook_pw, rayon, onetbb, openmp, stdpar, num_impls };
 constexpr std::array<const char*, num_impls> impl_names{"serial", "mini",   "mini-pw", "rayon",
                                                         "oneTBB", "OpenMP", "std-par"};
@@ -132,7 +132,7 @@ inline void print_notes(std::size_t runs, std::size_t producers) {
 }
 
 // --carryover: each column's median in a timed row, split by the column measured just before it,
-// to show whether one implementation's run slows the next one's (compare_order.hpp says why the
+// to show whether one implementation's run slows the next one's (compare/order.hpp says why the
 // order is balanced). "after X n" is the median of the n samples that came right after X.
 inline void print_carryover(const std::vector<Row>& rows) {
     fmt::print("after-effects: median of each column by the column measured just before it\n");
