@@ -20,8 +20,8 @@
 #include <mini/par.hpp>
 
 #include "common.hpp"
-#include "compare_order.hpp"
-#include "compare_table.hpp"
+#include "compare/order.hpp"
+#include "compare/table.hpp"
 #include "hurts/handoff.hpp"
 #if MINI_HAVE_RAYON
 #include "hurts/rayon_hurts.h"
