@@ -9,6 +9,7 @@ CH2, CH3, CH4 = "chapters/02-sleep.md", "chapters/03-join.md", "chapters/04-spli
 CH7, CH8 = "chapters/part2/07-exceptions.md", "chapters/part2/08-scope.md"
 CH9 = "chapters/part2/09-pools.md"
 FIFO = "chapters/part2/08-scope.md#85-lab-the-fifo-scope"
+UNWIND_LAB = "chapters/part2/07-exceptions.md#75-lab-a-fused-join"
 DESIGN = "chapters/appendix-design.md"
 
 
@@ -85,16 +86,17 @@ LABS = {
                                f"{CH4}#42-try_split-three-lines-from-rayon"),
                      "bridge": ("step 3, the bridge", f"{CH4}#43-the-bridge")}),
     # Part II. No driver throws, spawns or calls across pools: their tests are the whole check.
-    "unwind": Lab("unwind", ("test_exceptions",),
-                  ("join waits for a stolen B before A's exception leaves",
-                   "a B nobody stole runs before A's exception leaves",
-                   "a job the owner runs while it waits for B after A threw sees no current "
-                   "exception"),
+    # unwind: a variation chapter 7 does not print (join_fused.hpp): its section "The lab" says
+    # what the steps must do and why.
+    "unwind": Lab("unwind", ("test_join_fused",),
+                  ("join_fused drops a B nobody started when A throws",
+                   "a job A left above B still runs when A throws, before the exception leaves",
+                   "join_fused waits for a stolen B before A's exception leaves"),
                   (),
-                  {"run": ("step 1, run A and keep its exception", f"{CH7}#72-the-code"),
-                   "wait": ("step 2, wait for B outside the handler",
-                            f"{CH7}#74-breaking-it-rethrow-at-once"),
-                   "rethrow": ("step 3, rethrow A's exception", f"{CH7}#72-the-code")}),
+                  {"keep": ("step 1, run A and keep its exception", UNWIND_LAB),
+                   "cancel": ("step 2, take back and drop a B nobody started", UNWIND_LAB),
+                   "stolen": ("step 3, wait for a stolen B, then rethrow",
+                              f"{CH7}#74-breaking-it-rethrow-at-once")}),
     "scope": Lab("scope", ("test_scope",),
                  ("scope counts a job before publishing it and returns only after every job ran",
                   "a spawned job's captures are destroyed before scope returns",

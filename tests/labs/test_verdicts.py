@@ -55,7 +55,7 @@ class Rows(unittest.TestCase):
             "join.popback.skipped": "popback", "join.stolen.idle": "stolen",
             "join.inline.migrated": "inline", "splitter.migrated-ignored": "migrated",
             "splitter.migrated.no-reset": "migrated", "splitter.halve.kept": "halve",
-            "unwind.recover.no-wait": "wait", "scope.spawn.no-count": "count",
+            "scope.spawn.no-count": "count",
             "scope.wait.idle": "wait", "scope.panic.last-wins": "keep"})
 
     def test_a_lab_cut_from_part_of_a_file_leaves_the_rows_outside_its_regions(self):
