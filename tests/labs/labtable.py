@@ -89,7 +89,7 @@ LABS = {
     # Part II. No driver throws, spawns or calls across pools: their tests are the whole check.
     # unwind: a variation chapter 7 does not print (join_fused.hpp): its section "The lab" says
     # what the steps must do and why.
-    "unwind": Lab("unwind", ("test_join_fused",),
+    "unwind": Lab("unwind", ("test_fused_join",),
                   ("join_fused drops a B nobody started when A throws",
                    "a job A left above B still runs when A throws, before the exception leaves",
                    "join_fused waits for a stolen B before A's exception leaves"),
@@ -114,7 +114,7 @@ LABS = {
                   "done": ("step 7, give the count back", f"{CH8}#82-the-code")}),
     # cross: a variation chapter 9 does not print (join_across.hpp): its section 9.6 says what
     # the steps must do and why.
-    "cross": Lab("cross", ("test_join_across",),
+    "cross": Lab("cross", ("test_cross_join",),
                  ("join_across's caller runs its own pool's jobs while it waits for B",
                   "join_across's caller asleep on B's latch is woken by B's set on the other pool",
                   "join_across waits for B on the other pool before A's exception leaves"),
