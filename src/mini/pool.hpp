@@ -192,6 +192,9 @@ public:
     decltype(auto) in_place_scope_fifo(Body&& body);
     template <class Op>
     void spawn_fifo(Op&& op); // spawn, oldest first on each worker: spawn_fifo.hpp
+    // A here, on a worker of another pool, while B runs on this one; both results: join_across.hpp.
+    template <class A, class B>
+    auto join_across(A&& a, B&& b);
 
     // ---- Chapter 12: broadcast, spawn (defined in broadcast.hpp and spawn.hpp) ----
     // What an exception that escapes a spawned job is handed to (rayon's panic_handler); a pool

@@ -9,6 +9,8 @@ CH2, CH3, CH4 = "chapters/02-sleep.md", "chapters/03-join.md", "chapters/04-spli
 CH7, CH8 = "chapters/part2/07-exceptions.md", "chapters/part2/08-scope.md"
 CH9 = "chapters/part2/09-pools.md"
 FIFO = "chapters/part2/08-scope.md#85-lab-the-fifo-scope"
+UNWIND_LAB = "chapters/part2/07-exceptions.md#75-lab-a-fused-join"
+CROSS_LAB = "chapters/part2/09-pools.md#96-lab-a-join-across-two-pools"
 DESIGN = "chapters/appendix-design.md"
 
 
@@ -26,9 +28,9 @@ class Lab:
     # sleep lab's fence: {step: ((token sequence, ...), what a step without any of them lacks)}.
     # The grade says `wrong` (check `effect`) when none of the sequences is in the step's code.
     effects: dict = dataclasses.field(default_factory=dict)
-    # False for a lab cut from part of its file (cross: in_worker_cross of pool.hpp): the file's
-    # catalogue rows that change none of the lab's ANCHOR regions are not its own. True: every
-    # row of the file must live in one of the lab's holes.
+    # False for a lab cut from part of its file (none today; cross was, from in_worker_cross of
+    # pool.hpp, before its variation): the file's catalogue rows that change none of the lab's
+    # ANCHOR regions are not its own. True: every row of the file must live in one of its holes.
     whole_file: bool = True
 
     @property
@@ -85,16 +87,17 @@ LABS = {
                                f"{CH4}#42-try_split-three-lines-from-rayon"),
                      "bridge": ("step 3, the bridge", f"{CH4}#43-the-bridge")}),
     # Part II. No driver throws, spawns or calls across pools: their tests are the whole check.
-    "unwind": Lab("unwind", ("test_exceptions",),
-                  ("join waits for a stolen B before A's exception leaves",
-                   "a B nobody stole runs before A's exception leaves",
-                   "a job the owner runs while it waits for B after A threw sees no current "
-                   "exception"),
+    # unwind: a variation chapter 7 does not print (join_fused.hpp): its section "The lab" says
+    # what the steps must do and why.
+    "unwind": Lab("unwind", ("test_fused_join",),
+                  ("join_fused drops a B nobody started when A throws",
+                   "a job A left above B still runs when A throws, before the exception leaves",
+                   "join_fused waits for a stolen B before A's exception leaves"),
                   (),
-                  {"run": ("step 1, run A and keep its exception", f"{CH7}#72-the-code"),
-                   "wait": ("step 2, wait for B outside the handler",
-                            f"{CH7}#74-breaking-it-rethrow-at-once"),
-                   "rethrow": ("step 3, rethrow A's exception", f"{CH7}#72-the-code")}),
+                  {"keep": ("step 1, run A and keep its exception", UNWIND_LAB),
+                   "cancel": ("step 2, take back and drop a B nobody started", UNWIND_LAB),
+                   "stolen": ("step 3, wait for a stolen B, then rethrow",
+                              f"{CH7}#74-breaking-it-rethrow-at-once")}),
     "scope": Lab("scope", ("test_scope",),
                  ("scope counts a job before publishing it and returns only after every job ran",
                   "a spawned job's captures are destroyed before scope returns",
@@ -109,29 +112,31 @@ LABS = {
                   "finish": ("step 5, rethrow or return", f"{CH8}#82-the-code"),
                   "keep": ("step 6, keep the first exception", f"{CH8}#82-the-code"),
                   "done": ("step 7, give the count back", f"{CH8}#82-the-code")}),
-    "cross": Lab("cross", ("test_pools",),
-                 ("a cross latch keeps the waiter's pool alive until its setter's wake-up is "
-                  "done",),
+    # cross: a variation chapter 9 does not print (join_across.hpp): its section 9.6 says what
+    # the steps must do and why.
+    "cross": Lab("cross", ("test_cross_join",),
+                 ("join_across's caller runs its own pool's jobs while it waits for B",
+                  "join_across's caller asleep on B's latch is woken by B's set on the other pool",
+                  "join_across waits for B on the other pool before A's exception leaves"),
                  (),
-                 {"job": ("step 1, the job and its cross latch", f"{CH9}#93-the-code-a-cross-call"),
-                  "inject": ("step 2, count it awaited and inject it",
-                             f"{CH9}#93-the-code-a-cross-call"),
-                  "wait": ("step 3, wait in your own pool's loop",
+                 {"job": ("step 1, B's job and its cross latch", CROSS_LAB),
+                  "inject": ("step 2, count B awaited and inject it", CROSS_LAB),
+                  "run_a": ("step 3, run A and keep its result or exception", CROSS_LAB),
+                  "wait": ("step 4, wait in your own pool's loop",
                            f"{CH9}#95-breaking-it-block-a-cross-call"),
-                  "result": ("step 4, return the result", f"{CH9}#93-the-code-a-cross-call")},
+                  "result": ("step 5, rethrow or return both", CROSS_LAB)},
                  # A plain SpinLatch on P's sleep state passes every run of the release build:
                  # the setter's wake-up of a freed sleep state shows only under ASan (chapter
                  # 9's exercise "Drop the keep-alive"). Only SpinLatch's cross constructor keeps
                  # the waiter's pool's sleep state alive (latch.hpp: cross_owner_ is private).
                  effects={"job": ((("SpinLatch", "::", "cross"), ("SpinLatch", "::", "Cross")),
                                   "your latch is not a cross latch (SpinLatch::cross, with the "
-                                  "waiter's pool's sleep_owner_): once its store lets the waiter "
-                                  "return, the waiter's pool may be destroyed while the setter, a "
+                                  "caller's pool's sleep_owner_): once its store lets the caller "
+                                  "return, the caller's pool may be destroyed while the setter, a "
                                   "worker of this pool, still wakes that pool's sleep state; only "
                                   "the cross latch's copy of sleep_owner_ keeps it alive. No run "
                                   "of the release build shows this, AddressSanitizer does (chapter "
-                                  "9's exercise \"Drop the keep-alive\")")},
-                 whole_file=False),
+                                  "9's exercise \"Drop the keep-alive\")")}),
     # The lab whose answer no chapter prints: chapter 8.5 says what spawn_fifo must do, not how.
     "scope_fifo": Lab("scope_fifo", ("test_scope_fifo",),
                       ("a spawn_fifo whose publish throws gives its count back and rethrows to the "

@@ -134,6 +134,15 @@ class Printed(unittest.TestCase):
         self.assertNotIn("scope_fifo", labs.PRINTED)
         self.assertNotIn("scope_fifo", labs.printed())
 
+    def test_the_labs_given_a_variation_are_held_to_the_rule(self):
+        # unwind (join_fused.hpp) and cross (join_across.hpp): their chapters keep the listings
+        # of run_a and in_worker_cross, and the labs ask for a variation no chapter prints
+        for lab, src in (("unwind", "src/mini/join_fused.hpp"),
+                         ("cross", "src/mini/join_across.hpp")):
+            self.assertEqual(labs.LABS[lab][0], src)
+            self.assertNotIn(lab, labs.PRINTED)
+            self.assertNotIn(lab, labs.printed())
+
     def test_a_step_in_a_listing_or_in_the_prose_is_found_comments_and_blanks_aside(self):
         with tempfile.TemporaryDirectory() as d:
             root = Path(d)
