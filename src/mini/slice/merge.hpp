@@ -41,17 +41,20 @@ void merge(std::span<T> v, std::size_t mid, T* buf, const F& is_less) {
     if (mid == 0 || mid == v.size() || !is_less(v[mid], v[mid - 1])) return; // already in order
     relocate<true>(v.data(), buf, mid);
     struct Gap {
-        T *from, *end, *dest;
-        ~Gap() { relocate<false>(from, dest, static_cast<std::size_t>(end - from)); }
-    } gap{buf, buf + mid, v.data()};
+        T *start, *from, *end, *dest; // buf[start..from] moved out, not yet destroyed
+        ~Gap() {
+            std::destroy(start, from);
+            relocate<false>(from, dest, static_cast<std::size_t>(end - from));
+        }
+    } gap{buf, buf, buf + mid, v.data()};
     T *r = v.data() + mid, *r_end = v.data() + v.size(); // dest < r while the left run lasts
     while (gap.from < gap.end && r < r_end) {
-        if (is_less(*r, *gap.from)) {
-            *gap.dest++ = std::move(*r++);
-        } else {
-            *gap.dest++ = std::move(*gap.from);
-            std::destroy_at(gap.from++);
-        }
+        // One move from a chosen source, no branch on the comparison (rayon's to_copy): on random
+        // input the comparison is a coin toss that a branch would mispredict every other time.
+        const bool right = is_less(*r, *gap.from);
+        *gap.dest++ = std::move(*(right ? r : gap.from));
+        r += right;
+        gap.from += !right;
     }
 }
 
@@ -102,16 +105,27 @@ template <bool IntoBuf, Sortable T, LessThan<T> F>
 void par_merge(std::span<T> left, std::span<T> right, T* dest, const F& is_less) {
     constexpr std::size_t max_sequential = 5000; // sort.rs:1342
     struct Rest {
-        T *left, *left_end, *right, *right_end, *dest;
+        T *left_start, *left, *left_end, *right_start, *right, *right_end, *dest;
         ~Rest() {
+            if constexpr (!IntoBuf) { // [start..] was moved out of the buffer: end it there
+                std::destroy(left_start, left);
+                std::destroy(right_start, right);
+            }
             relocate<IntoBuf>(left, dest, static_cast<std::size_t>(left_end - left));
             relocate<IntoBuf>(right, dest + (left_end - left), static_cast<std::size_t>(right_end - right));
         }
-    } rest{left.data(), left.data() + left.size(), right.data(), right.data() + right.size(), dest};
+    } rest{left.data(),  left.data(),  left.data() + left.size(), right.data(),
+           right.data(), right.data() + right.size(), dest};
     if (left.empty() || right.empty() || left.size() + right.size() < max_sequential) {
         while (rest.left < rest.left_end && rest.right < rest.right_end) {
-            T* from = is_less(*rest.right, *rest.left) ? rest.right++ : rest.left++; // ties: left
-            relocate<IntoBuf>(from, rest.dest++, 1);
+            const bool from_right = is_less(*rest.right, *rest.left); // ties: left. No branch on
+            T* from = from_right ? rest.right : rest.left;              // it: one move from a
+            if constexpr (IntoBuf) {                                    // chosen source (merge)
+                ::new (static_cast<void*>(rest.dest)) T(std::move(*from));
+            } else {
+                *rest.dest = std::move(*from);
+            }
+            ++rest.dest, rest.right += from_right, rest.left += !from_right;
         }
         return; // ~Rest moves the run that is left
     }
@@ -121,7 +135,8 @@ void par_merge(std::span<T> left, std::span<T> right, T* dest, const F& is_less)
     if constexpr (sabotage::merge_split_inconsistent) { // [MERGE_SPLIT_INCONSISTENT]
         if (cut.left < left.size()) second.right = upper_cut(right, left[cut.left], is_less);
     }
-    rest.left = rest.left_end, rest.right = rest.right_end; // the halves move them from here on
+    rest.left_start = rest.left = rest.left_end; // the halves move them from here on
+    rest.right_start = rest.right = rest.right_end;
     T* const dest_second = dest + cut.left + cut.right;
     mini::join([&] { par_merge<IntoBuf>(left.first(cut.left), right.first(cut.right), dest, is_less); },
                [&] {

@@ -2,10 +2,10 @@
 // are sorted under join once either has more than 2000 elements (rayon v1.11.0, src/slice/sort.rs,
 // recurse and par_quicksort).
 //
-// Every step moves elements by swaps only (the shifts of insertion.hpp put their element back
-// when the comparator throws), so an exception leaves the slice a permutation of its input; join
-// waits for both partitions before it lets the exception out, so no partition still runs on a
-// slice the caller owns again.
+// Every step calls the comparator only where no element is out of the slice, or where a guard
+// puts it back (the shifts of insertion.hpp, the pivot of partition.hpp), so an exception leaves
+// the slice a permutation of its input; join waits for both partitions before it lets the
+// exception out, so no partition still runs on a slice the caller owns again.
 #pragma once
 
 #include <algorithm>
@@ -18,48 +18,10 @@
 #include <mini/sabotage.hpp>
 #include <mini/slice/heapsort.hpp>
 #include <mini/slice/insertion.hpp>
+#include <mini/slice/partition.hpp>
 #include <mini/slice/pivot.hpp>
 
 namespace mini::slice {
-
-// Moves the pivot to v[0], then every element less than it to its left: returns the pivot's final
-// index and whether the slice was already partitioned (nothing swapped).
-template <Sortable T, LessThan<T> F>
-std::pair<std::size_t, bool> partition(std::span<T> v, std::size_t pivot, const F& is_less) {
-    std::swap(v[0], v[pivot]);
-    const T& p = v[0]; // stays at v[0]: the swaps below touch v[1..] only
-    std::span<T> rest = v.subspan(1);
-    std::size_t l = 0, r = rest.size();
-    while (l < r && is_less(rest[l], p)) ++l;
-    while (l < r && !is_less(rest[r - 1], p)) --r;
-    const bool was_partitioned = l >= r;
-    for (;;) { // Hoare's scheme: rest[..l] < p <= rest[r..]
-        while (l < r && is_less(rest[l], p)) ++l;
-        while (l < r && !is_less(rest[r - 1], p)) --r;
-        if (l >= r) break;
-        std::swap(rest[l++], rest[--r]);
-    }
-    std::swap(v[0], v[l]);
-    return {l, was_partitioned};
-}
-
-// For a pivot no greater than the predecessor (the pivot of the partition to the left, which is
-// no greater than anything here): puts every element equal to the pivot first and returns how
-// many. Slices with many duplicates finish in linear time.
-template <Sortable T, LessThan<T> F>
-std::size_t partition_equal(std::span<T> v, std::size_t pivot, const F& is_less) {
-    std::swap(v[0], v[pivot]);
-    const T& p = v[0];
-    std::span<T> rest = v.subspan(1);
-    std::size_t l = 0, r = rest.size();
-    for (;;) {
-        while (l < r && !is_less(p, rest[l])) ++l;
-        while (l < r && is_less(p, rest[r - 1])) --r;
-        if (l >= r) break;
-        std::swap(rest[l++], rest[--r]);
-    }
-    return l + 1; // the pivot and the l elements equal to it
-}
 
 // Sorts v; `pred` is null or an element before v no greater than any of v's. `limit` counts the
 // unbalanced partitions left before heapsort takes over.
