@@ -124,7 +124,7 @@ public:
 
 private:
     // True if the latch is set within spin_time_before_block of the first load that found it
-    // unset, and false at once if started() is still false spin_time_unstarted after it. Each
+    // unset, and false at once if started() is false once spin_time_unstarted has passed. Each
     // round loads the flag before it reads the clock, and the clock starts after
     // Probe::lock_latch_spin: a latch set while a test holds the waiter there is seen, however
     // long the hold lasted.
@@ -137,8 +137,12 @@ private:
         for (;;) {
             if (set_.load(std::memory_order_acquire)) return true;
             const auto spun = std::chrono::steady_clock::now() - start;
-            if (spun >= spin_time_before_block) return false;
-            if (spun >= spin_time_unstarted && !started()) return false; // nobody runs it now
+            if (spun >= spin_time_unstarted) {
+                if (!started()) return false; // nobody runs it now: block
+                // Asked before the bound too: a waiter descheduled past both bounds still
+                // gives its started job one more look instead of blocking on it.
+                if (spun >= spin_time_before_block) return set_.load(std::memory_order_acquire);
+            }
             cpu_relax();
         }
     }
