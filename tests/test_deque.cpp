@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "helpers.hpp"
+#include "scaled.hpp"
 
 using mini::Injector;
 using mini::StealStatus;
@@ -144,7 +145,7 @@ static void exactly_once(int thieves, std::uint64_t items) {
 
 TEST_CASE("owner and thieves take every item exactly once", "[deque][concurrent]") {
     const int thieves = GENERATE(2, 4, 8);
-    exactly_once(thieves, 2'000'000);
+    exactly_once(thieves, test::scaled(2'000'000));
 }
 
 TEST_CASE("the injector hands every item to exactly one consumer", "[deque][concurrent]") {

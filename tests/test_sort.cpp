@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "helpers.hpp"
+#include "scaled.hpp"
 #include "sort_helpers.hpp"
 
 namespace {
@@ -99,7 +100,7 @@ TEMPLATE_TEST_CASE("sorts every length up to 24 and 500, both ways: rayon's test
 TEMPLATE_TEST_CASE("sorts many duplicates and pre-sorted runs at 1000, 10000 and 100000", "[sort][merge]",
                    Stable, Unstable) {
     on_pools([] {
-        for (std::size_t len : {1000, 10000, 100000}) {
+        for (std::size_t len : {std::size_t{1000}, std::size_t{10000}, test::scaled(100000)}) {
             for (u64 modulus : {5, 10, 100, 10000}) check_sorts<TestType>(test::random_values(len, modulus, len + modulus), ascending);
             for (u64 modulus : {5, 10, 1000, 50000}) check_sorts<TestType>(with_runs(len, modulus, len * modulus), ascending);
         }
@@ -125,7 +126,7 @@ TEMPLATE_TEST_CASE("sorts sorted, reversed and all-equal slices around every thr
 }
 
 TEMPLATE_TEST_CASE("sorts 2^20 random values", "[sort][merge]", Stable, Unstable) {
-    const std::vector<u64> v = test::random_values(std::size_t{1} << 20, u64{1} << 62, 20);
+    const std::vector<u64> v = test::random_values(test::scaled(std::size_t{1} << 20), u64{1} << 62, 20);
     on_pools([&] { check_sorts<TestType>(v, ascending); });
 }
 
