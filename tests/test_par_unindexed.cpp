@@ -22,18 +22,22 @@
 #include <ranges>
 #include <sstream>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <set>
 #include <span>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <variant>
 #include <vector>
 
 #include "helpers.hpp"
+#include "thread_state.hpp"
 
 namespace {
 
@@ -605,4 +609,115 @@ TEST_CASE("par_bridge over an iterator that joins: the recursion test", "[uninde
         return par == seq;
     });
     for (bool same : results) CHECK(same);
+}
+
+// par_bridge's batch (mini's, not rayon's: rayon takes one item per lock). A leaf takes one item
+// per visit to the lock until it finds the lock taken; then it doubles what it takes per visit.
+namespace {
+
+struct BridgeEvent {
+    std::size_t worker;
+    char kind; // 't': taken under the lock (operator*), 'c': consumed (the map)
+    std::size_t item;
+};
+
+struct BridgeLog {
+    std::mutex m;
+    std::vector<BridgeEvent> events;
+    void add(char kind, std::size_t item) {
+        std::lock_guard lock(m);
+        events.push_back({mini::WorkerThread::current()->index(), kind, item});
+    }
+    bool has(char kind, std::size_t item) {
+        std::lock_guard lock(m);
+        return std::any_of(events.begin(), events.end(), [&](const BridgeEvent& e) { return e.kind == kind && e.item == item; });
+    }
+    // The kinds of one worker's events, in order, as "t0 c0 t1 c1".
+    std::string of(std::size_t worker) {
+        std::lock_guard lock(m);
+        std::string s;
+        for (const auto& e : events)
+            if (e.worker == worker) {
+                if (!s.empty()) s += ' ';
+                s += e.kind;
+                s += std::to_string(e.item);
+            }
+        return s;
+    }
+};
+
+// Items 0..n-1; operator* logs the take and, for `hook_item`, runs `hook` (under the bridge's lock).
+struct LoggedRange {
+    BridgeLog* log;
+    std::size_t n;
+    std::size_t hook_item = ~std::size_t{0};
+    std::function<void()> hook;
+    struct iterator {
+        using value_type = std::size_t;
+        using difference_type = std::ptrdiff_t;
+        const LoggedRange* r = nullptr;
+        std::size_t i = 0;
+        std::size_t operator*() const {
+            r->log->add('t', i);
+            if (i == r->hook_item) r->hook();
+            return i;
+        }
+        iterator& operator++() { return ++i, *this; }
+        void operator++(int) { ++i; }
+        bool operator==(const iterator& o) const { return i == o.i; }
+    };
+    iterator begin() const { return {this, 0}; }
+    iterator end() const { return {this, n}; }
+};
+
+} // namespace
+
+TEST_CASE("par_bridge: a leaf that never finds the lock taken takes one item per visit", "[unindexed]") {
+    test::Pool pool(1); // one worker: nobody else ever holds the lock
+    BridgeLog log;
+    const LoggedRange range{&log, 6, ~std::size_t{0}, {}};
+    pool.install([&] {
+        mini::par_bridge(range).for_each([&](std::size_t i) { log.add('c', i); });
+    });
+    CHECK(log.of(0) == "t0 c0 t1 c1 t2 c2 t3 c3 t4 c4 t5 c5");
+}
+
+// Forced: X consumes item 0 and waits until the other worker, Y, has consumed one (so both are in
+// the bridge). Y consumes item 1 and waits until X holds the lock, taking item 2; X's take of item
+// 2 waits until Y is blocked in the kernel (on the bridge's mutex, the only thing Y can wait on
+// there). X then consumes item 2 and waits until item 3 is taken, so that Y, woken from the
+// mutex, takes next. Y found the lock taken: its visit takes two items, 3 and 4, before it consumes
+// either.
+TEST_CASE("par_bridge: a leaf that finds the lock taken takes two items on its next visit", "[unindexed]") {
+    test::Pool pool(2);
+    BridgeLog log;
+    std::atomic<bool> y_consumed{false}, x_holds_lock{false};
+    std::atomic<pid_t> y_tid{0};
+    std::atomic<std::size_t> x{~std::size_t{0}};
+    mini::Watchdog dog("the forced par_bridge contention", test::watchdog_time,
+                       [&] { return log.events.size(); }, [&] { return "events: " + std::to_string(log.events.size()); });
+    LoggedRange range{&log, 8, 2, [&] {
+                          x_holds_lock = true;
+                          while (y_tid.load() == 0 || test::thread_state(y_tid.load()) != 'S') std::this_thread::yield();
+                      }};
+    pool.install([&] {
+        mini::par_bridge(range).for_each([&](std::size_t i) {
+            log.add('c', i);
+            if (i == 0) {
+                x = mini::WorkerThread::current()->index();
+                while (!y_consumed.load()) std::this_thread::yield();
+            } else if (i == 1) {
+                y_tid = test::thread_id();
+                y_consumed = true;
+                while (!x_holds_lock.load()) std::this_thread::yield();
+            } else if (i == 2) { // X, out of the lock: Y, woken from the mutex, takes next
+                while (!log.has('t', 3)) std::this_thread::yield();
+            }
+        });
+    });
+    const std::size_t y = 1 - x.load();
+    INFO("X is worker " << x.load() << ": " << log.of(x.load()) << "; Y: " << log.of(y));
+    const std::string ys = log.of(y);
+    REQUIRE(ys.rfind("t1 c1 ", 0) == 0);
+    CHECK(ys.substr(6, 11) == "t3 t4 c3 c4");
 }

@@ -7,6 +7,7 @@
 // range is done or the consumer full.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <iterator>
@@ -71,21 +72,38 @@ struct BridgeProducer {
     template <Folder<Item> F>
     F fold_with(F folder) const {
         if (entered_before()) return folder;
+        std::vector<Item> taken;
+        std::size_t batch = 1; // items per visit: doubled each time the lock was found taken
         for (;;) {
-            std::optional<Item> item;
-            {
-                std::lock_guard lock(state->mutex);
-                if (state->done) return folder;
-                if (state->it == std::ranges::end(state->range)) {
-                    state->done = true;
-                    return folder;
-                }
-                item.emplace(*state->it);
-                ++state->it; // may use the pool, this worker holding the lock
+            std::unique_lock lock(state->mutex, std::try_to_lock);
+            if (!lock.owns_lock()) { // another leaf is inside: the items are cheap next to the lock
+                batch = std::min<std::size_t>(batch * 2, max_batch);
+                lock.lock();
             }
-            folder.consume(std::move(*item));
-            if (asks_full(folder)) return folder;
+            if (!take(batch, taken)) return folder;
+            lock.unlock();
+            for (Item& item : taken) {
+                folder.consume(std::move(item));
+                if (asks_full(folder)) return folder;
+            }
+            taken.clear();
         }
+    }
+    // ANCHOR_END: bridge_fold
+
+    static constexpr std::size_t max_batch = 64;
+
+    // Up to n items moved into `out`, the lock held; false once the range is done and none came.
+    bool take(std::size_t n, std::vector<Item>& out) const {
+        while (out.size() < n && !state->done) {
+            if (state->it == std::ranges::end(state->range)) {
+                state->done = true;
+                break;
+            }
+            out.push_back(*state->it);
+            ++state->it; // may use the pool, this worker holding the lock
+        }
+        return !out.empty();
     }
     // ANCHOR_END: bridge_fold
 };
