@@ -89,6 +89,7 @@ public:
 private:
     friend class ScopeFifo;   // its spawn_fifo counts and runs its jobs here (scope_fifo.hpp)
     friend struct InPlace;    // in_place_scope runs the body on the caller (in_place_scope.hpp)
+    friend class ScopeFused;  // its jobs and body run through its own execute_job (scope_fused.hpp)
 
     // Runs f, keeps the exception it throws, then counts it done.
     // ANCHOR: execute_job

@@ -23,15 +23,16 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 STEPS = Path(__file__).resolve().parent / "steps.ini"
-# The labs: lab -> (source file, skeleton), both relative to the repository root. The skeleton of
-# A lab may be cut from a variation of its chapter's mechanism that no chapter prints: `unwind`
-# from join_fused (chapter 7's run_a, with an exception that cancels a B nobody started), `cross`
-# from join_across (chapter 9's cross call, with A run on the caller's pool meanwhile).
+# The labs: lab -> (source file, skeleton), both relative to the repository root. A lab may be
+# cut from a variation of its chapter's mechanism that no chapter prints: `unwind` from join_fused
+# (chapter 7's run_a, with an exception that cancels a B nobody started), `cross` from join_across
+# (chapter 9's cross call, with A run on the caller's pool meanwhile), `scope` from scope_fused
+# (chapter 8's scope, with a fuse: the first exception skips the jobs not yet started).
 LABS = {"sleep": ("src/mini/sleep.hpp", "chapters/labs/sleep.hpp"),
         "join": ("src/mini/join.hpp", "chapters/labs/join.hpp"),
         "splitter": ("src/mini/splitter.hpp", "chapters/labs/splitter.hpp"),
         "unwind": ("src/mini/join_fused.hpp", "chapters/labs/unwind.hpp"),
-        "scope": ("src/mini/scope.hpp", "chapters/labs/scope.hpp"),
+        "scope": ("src/mini/scope_fused.hpp", "chapters/labs/scope.hpp"),
         "cross": ("src/mini/join_across.hpp", "chapters/labs/cross.hpp"),
         "scope_fifo": ("src/mini/scope_fifo.hpp", "chapters/labs/scope_fifo.hpp")}
 START = re.compile(r"\bLAB:[ \t]*([A-Za-z0-9_-]+)")
@@ -228,8 +229,7 @@ def stale(root=REPO, update=False):
 # holds the list to the truth both ways: a lab listed here whose steps no chapter prints any more
 # must leave the list.
 PRINTED = {"sleep": "chapter 2's listings", "join": "chapter 3's listing",
-           "splitter": "chapter 4's listings",
-           "scope": "chapter 8's listings and exercises"}
+           "splitter": "chapter 4's listings"}
 
 
 def _code_text(text):

@@ -54,9 +54,7 @@ class Rows(unittest.TestCase):
             "sleep.wait.spurious-not-counted": "counted_out", "join.push.skipped": "push",
             "join.popback.skipped": "popback", "join.stolen.idle": "stolen",
             "join.inline.migrated": "inline", "splitter.migrated-ignored": "migrated",
-            "splitter.migrated.no-reset": "migrated", "splitter.halve.kept": "halve",
-            "scope.spawn.no-count": "count",
-            "scope.wait.idle": "wait", "scope.panic.last-wins": "keep"})
+            "splitter.migrated.no-reset": "migrated", "splitter.halve.kept": "halve"})
 
     def test_a_lab_cut_from_part_of_a_file_leaves_the_rows_outside_its_regions(self):
         # pool.hpp with in_worker_cross's last line as the one hole (the cross lab before its
