@@ -116,7 +116,7 @@ constexpr std::size_t no_steal_inside(std::size_t threads) {
 // split each, 8 tiles, where nothing migrated inside gives 2 (chapter 4's counts).
 TEST_CASE("one thread: 8 tiles from outside the pool, 2 inside, every run", "[bridge_2d]") {
     test::Pool pool(1);
-    const Rect square{0, 1024, 0, 1024};
+    const Rect square{0, 256, 0, 256};
     for (int run = 0; run < 20; ++run) {
         CHECK(mini::count_tiles(pool, square) == 8);
         CHECK(pool.install([&] { return mini::count_tiles(pool, square); }) == 2);
@@ -129,12 +129,24 @@ TEST_CASE("one thread: 8 tiles from outside the pool, 2 inside, every run", "[br
 TEST_CASE("a budget of 4 halves to 8 tiles inside, 32 from outside, where nobody steals",
           "[bridge_2d]") {
     test::Pool pool(1);
-    const Rect square{0, 1024, 0, 1024};
+    const Rect square{0, 256, 0, 256};
     for (const bool inside : {true, false}) {
         INFO((inside ? "inside" : "outside"));
         const auto ts = tiles(pool, 4, square, inside);
         CHECK(ts.size() == (inside ? 8u : 32u));
         for (const Tile& t : ts) CHECK((!t.migrated && t.splits == 0));
+    }
+}
+
+TEST_CASE("the tiles cover the rectangle exactly once", "[bridge_2d]") {
+    const std::size_t threads = GENERATE(1, 2, 4);
+    test::Pool pool(threads);
+    for (const Rect rect : {Rect{0, 0, 0, 5}, Rect{0, 1, 0, 1}, Rect{0, 3, 0, 7}, Rect{2, 9, 5, 6},
+                            Rect{0, 100, 0, 37}, Rect{5, 256, 9, 256}}) {
+        INFO("threads " << threads << ", rows " << rect.row_begin << ".." << rect.row_end
+                        << ", cols " << rect.col_begin << ".." << rect.col_end);
+        CHECK(cells_not_once(pool, rect, rect.col_end, false) == 0);
+        CHECK(cells_not_once(pool, rect, rect.col_end, true) == 0);
     }
 }
 
@@ -163,18 +175,6 @@ TEST_CASE("no tile is cut below its minimum, and a tile too small to cut keeps i
     const auto whole = tiles(pool, 4, Rect{0, 3, 0, 3}, true, 2, 2);
     REQUIRE(whole.size() == 1);
     CHECK((whole[0].rect == Rect{0, 3, 0, 3} && whole[0].splits == 4));
-}
-
-TEST_CASE("the tiles cover the rectangle exactly once", "[bridge_2d]") {
-    const std::size_t threads = GENERATE(1, 2, 4);
-    test::Pool pool(threads);
-    for (const Rect rect : {Rect{0, 0, 0, 5}, Rect{0, 1, 0, 1}, Rect{0, 3, 0, 7}, Rect{2, 9, 5, 6},
-                            Rect{0, 100, 0, 37}, Rect{5, 256, 9, 256}}) {
-        INFO("threads " << threads << ", rows " << rect.row_begin << ".." << rect.row_end
-                        << ", cols " << rect.col_begin << ".." << rect.col_end);
-        CHECK(cells_not_once(pool, rect, rect.col_end, false) == 0);
-        CHECK(cells_not_once(pool, rect, rect.col_end, true) == 0);
-    }
 }
 
 TEST_CASE("a forced steal makes the stolen tile split again", "[bridge_2d][forced]") {

@@ -26,10 +26,11 @@ STEPS = Path(__file__).resolve().parent / "steps.ini"
 # The labs: lab -> (source file, skeleton), both relative to the repository root. The skeleton of
 # A lab may be cut from a variation of its chapter's mechanism that no chapter prints: `unwind`
 # from join_fused (chapter 7's run_a, with an exception that cancels a B nobody started), `cross`
-# from join_across (chapter 9's cross call, with A run on the caller's pool meanwhile).
+# from join_across (chapter 9's cross call, with A run on the caller's pool meanwhile), `splitter`
+# from bridge_2d (chapter 4's thief-splitting over a rectangle, a cut halving its longer side).
 LABS = {"sleep": ("src/mini/sleep.hpp", "chapters/labs/sleep.hpp"),
         "join": ("src/mini/join.hpp", "chapters/labs/join.hpp"),
-        "splitter": ("src/mini/splitter.hpp", "chapters/labs/splitter.hpp"),
+        "splitter": ("src/mini/bridge_2d.hpp", "chapters/labs/splitter.hpp"),
         "unwind": ("src/mini/join_fused.hpp", "chapters/labs/unwind.hpp"),
         "scope": ("src/mini/scope.hpp", "chapters/labs/scope.hpp"),
         "cross": ("src/mini/join_across.hpp", "chapters/labs/cross.hpp"),
@@ -228,7 +229,6 @@ def stale(root=REPO, update=False):
 # holds the list to the truth both ways: a lab listed here whose steps no chapter prints any more
 # must leave the list.
 PRINTED = {"sleep": "chapter 2's listings", "join": "chapter 3's listing",
-           "splitter": "chapter 4's listings",
            "scope": "chapter 8's listings and exercises"}
 
 
