@@ -1,146 +1,106 @@
-// The adaptive splitter (rayon's thief-splitting) and the bridge that uses it over an index range.
+// bridge_2d: chapter 4's bridge over a rectangle of cells, cut into tiles by the same
+// thief-splitting.
 //
-// The splitter starts with `splits` = the number of threads and halves it at every split, so when
-// nobody steals, a range is cut into about 2 * threads pieces and no more: few pieces, little
-// overhead. When a piece turns out to have migrated (a thief took it, so some thread was hungry),
-// the splitter resets to at least `threads` again and that piece is cut finer. More pieces appear
-// exactly where, and when, there are thieves to take them.
+//     mini::for_each_tile(pool, mini::Rect{0, n, 0, n}, [&](const mini::Rect& t) { ... }, 32, 32);
+//
+// A loop over a grid (a matrix product's blocks, a Game of Life board, a transpose) wants tiles,
+// not strips of whole rows: a transpose reads its tile by rows and writes it by columns, and a
+// tile near square keeps both sides in cache. So a cut halves the LONGER side of the rectangle
+// (the rows on a tie), never below min_rows by min_cols cells. How many tiles follows rayon's
+// adaptive splitter (chapter 4), written here on a plain count passed down the recursion instead
+// of a Splitter object: a tile that nobody stole halves its budget at every cut and becomes a leaf
+// when it is spent; a tile that migrated (a thief took it, or the root's join was injected) gives
+// its halves at least `threads` again, so thieves find new tiles where they steal. Each half
+// learns from its own join_context whether it migrated.
+// rayon has no 2-D bridge: rayon-demo's matmul quarters its matrices with join down to a fixed
+// 32x32 block (rayon v1.11.0, rayon-demo/src/matmul/mod.rs:193-222, a fixed cut), its Game of
+// Life runs the cells through a 1-D into_par_iter (rayon-demo/src/life/mod.rs:109-116). The
+// splitter's rules are rayon's Splitter::try_split (v1.11.0, src/iter/plumbing/mod.rs:258-284)
+// in bridge_producer_consumer's helper (:385-435). The splitter lab (chapters/labs/splitter.hpp).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
-#include <span>
+#include <type_traits>
 #include <utility>
 
 #include <mini/join.hpp>
-#include <mini/sabotage.hpp>
 
 namespace mini {
 
-class Splitter {
-public:
-    explicit Splitter(std::size_t threads) : threads_(threads), splits_(threads) {}
-
-    // ANCHOR: try_split
-    bool try_split(bool migrated) {
-        if constexpr (sabotage::ignore_migrated) migrated = false; // [IGNORE_MIGRATED]
-        // LAB: migrated step 1: a thief took this piece: reset the splits to at least threads_
-        #error "lab: step migrated is not written yet (write it, then delete this line)"
-        // LAB_END: migrated
-        // LAB: halve step 2: else split while splits are left, halving them; or do not split
-        #error "lab: step halve is not written yet (write it, then delete this line)"
-        // LAB_END: halve
-    }
-    // ANCHOR_END: try_split
-
-    std::size_t splits() const noexcept { return splits_; }
-    // At least `n` splits to start with (rayon's LengthSplitter for with_max_len).
-    void raise_splits(std::size_t n) noexcept { splits_ = std::max(splits_, n); }
-
-private:
-    std::size_t threads_;
-    std::size_t splits_;
+// The cells [row_begin, row_end) x [col_begin, col_end) of a grid.
+struct Rect {
+    std::size_t row_begin, row_end, col_begin, col_end;
+    std::size_t rows() const noexcept { return row_end - row_begin; }
+    std::size_t cols() const noexcept { return col_end - col_begin; }
+    friend bool operator==(const Rect&, const Rect&) = default;
 };
 
-// A piece of the range at a split decision: the range, whether it migrated, and the splits left.
-struct Piece {
-    std::size_t begin, end;
+// A tile at its leaf: its cells, whether it migrated, and the splits it was given.
+struct Tile {
+    Rect rect;
     bool migrated;
     std::size_t splits;
 };
 
-// Splits [begin, end) recursively with join_context on `pool`, as the splitter decides, and never
-// below `min_len` items (rayon's with_min_len); calls leaf(piece) -> T on the pieces it keeps and
-// combines the halves with reduce(T, T) -> T. observe(piece) sees every piece that is split.
-template <class T, class Leaf, class Reduce, class Observe>
-struct Bridge {
+// Cuts a rectangle recursively with join_context on `pool`; calls leaf(tile) -> T on the tiles it
+// keeps and combines the halves with reduce(T, T) -> T.
+template <class T, class Leaf, class Reduce>
+struct Bridge2D {
     ThreadPool& pool;
-    std::size_t min_len;
+    std::size_t threads;            // the splits of the root, and at least those of a stolen tile
+    std::size_t min_rows, min_cols; // no tile is cut below these (each at least 1)
     Leaf& leaf;
     Reduce& reduce;
-    Observe& observe;
 
-    // ANCHOR: bridge
-    T run(std::size_t begin, std::size_t end, bool migrated, Splitter splitter) const {
-        const std::size_t len = end - begin;
-        // LAB: bridge step 3: a leaf unless try_split says split; else observe, join both halves
-        #error "lab: step bridge is not written yet (write it, then delete this line)"
-        // LAB_END: bridge
+    // ANCHOR: run_2d
+    T run(Rect rect, bool migrated, std::size_t splits) const {
+        Rect first = rect, second = rect;
+        // LAB: cut step 1: the cut: halve the longer side that can be halved without going below its minimum (the rows on a tie), setting first's end and second's begin there; if neither side can be halved, a leaf with the splits unspent
+        #error "lab: step cut is not written yet (write it, then delete this line)"
+        // LAB_END: cut
+        // LAB: halve step 2: a tile nobody stole whose splits are spent is a leaf; else declare std::size_t halves, what each half starts with: half the splits
+        #error "lab: step halve is not written yet (write it, then delete this line)"
+        // LAB_END: halve
+        // LAB: migrated step 3: a tile that migrated gives its halves at least threads
+        #error "lab: step migrated is not written yet (write it, then delete this line)"
+        // LAB_END: migrated
+        // LAB: join step 4: run first and second under join_context, each with its own context's migrated and halves, and reduce their results
+        #error "lab: step join is not written yet (write it, then delete this line)"
+        // LAB_END: join
     }
-    // ANCHOR_END: bridge
+    // ANCHOR_END: run_2d
 };
 
-// Entered on the calling thread, as rayon's bridge is: inside a worker of `pool` the first join is
-// a plain one; from outside it is injected, and both halves start as migrated.
-// ANCHOR: bridge_entry
-template <class T, class Leaf, class Reduce, class Observe>
-T bridge(ThreadPool& pool, std::size_t begin, std::size_t end, std::size_t min_len, Leaf&& leaf,
-         Reduce&& reduce, Observe&& observe) {
-    const Bridge<T, std::remove_reference_t<Leaf>, std::remove_reference_t<Reduce>,
-                 std::remove_reference_t<Observe>>
-        b{pool, std::max<std::size_t>(min_len, 1), leaf, reduce, observe};
-    return b.run(begin, end, false, Splitter(pool.num_threads()));
-}
-// ANCHOR_END: bridge_entry
-
+// Entered on the calling thread, as chapter 4's bridge is: from outside `pool` the first join is
+// injected, and both halves of the root start as migrated.
 template <class T, class Leaf, class Reduce>
-T bridge(ThreadPool& pool, std::size_t begin, std::size_t end, std::size_t min_len, Leaf&& leaf,
-         Reduce&& reduce) {
-    return bridge<T>(pool, begin, end, min_len, leaf, reduce, [](const Piece&) {});
+T bridge_2d(ThreadPool& pool, Rect rect, std::size_t min_rows, std::size_t min_cols, Leaf&& leaf,
+            Reduce&& reduce) {
+    const Bridge2D<T, std::remove_reference_t<Leaf>, std::remove_reference_t<Reduce>> b{
+        pool, pool.num_threads(), std::max<std::size_t>(min_rows, 1),
+        std::max<std::size_t>(min_cols, 1), leaf, reduce};
+    return b.run(rect, false, b.threads);
 }
 
-// f(i) for every i in [begin, end).
+// f(tile's rect) for every tile of `rect`.
 template <class F>
-void for_each(ThreadPool& pool, std::size_t begin, std::size_t end, F&& f,
-              std::size_t min_len = 1) {
-    bridge<Unit>(
-        pool, begin, end, min_len,
-        [&f](const Piece& p) {
-            for (std::size_t i = p.begin; i < p.end; ++i) f(i);
+void for_each_tile(ThreadPool& pool, Rect rect, F&& f, std::size_t min_rows = 1,
+                   std::size_t min_cols = 1) {
+    bridge_2d<Unit>(
+        pool, rect, min_rows, min_cols,
+        [&f](const Tile& t) {
+            f(t.rect);
             return Unit{};
         },
         [](Unit, Unit) { return Unit{}; });
 }
 
-// The sequential sum of v[0, n), wrapping on overflow. Sixteen sums, not one: g++ 12 vectorises
-// a one-sum loop into one 2-lane add per two elements plus the loop's own three instructions, 3.5
-// instructions per element (callgrind, compare_instructions.py --leaves); rayon's leaf, unrolled
-// by LLVM into eight 2-lane sums, executes 1.19. Sixteen lanes give g++ the same shape, a load
-// and an add per two elements with the loop's overhead spread over sixteen: 1.25 in mini::sum
-// (eight lanes made 1.50).
-// ANCHOR: sum_of
-inline std::uint64_t sum_of(const std::uint64_t* v, std::size_t n) {
-    std::uint64_t s[16] = {};
-    std::size_t i = 0;
-    for (; i + 16 <= n; i += 16)
-        for (int k = 0; k < 16; ++k) s[k] += v[i + k];
-    for (; i < n; ++i) s[0] += v[i];
-    std::uint64_t total = 0;
-    for (std::uint64_t x : s) total += x;
-    return total;
-}
-// ANCHOR_END: sum_of
-
-// The sum of `values`, wrapping on overflow.
-inline std::uint64_t sum(ThreadPool& pool, std::span<const std::uint64_t> values,
-                         std::size_t min_len = 1) {
-    return bridge<std::uint64_t>(
-        pool, 0, values.size(), min_len,
-        [values](const Piece& p) { return sum_of(values.data() + p.begin, p.end - p.begin); },
-        [](std::uint64_t a, std::uint64_t b) { return a + b; });
-}
-
-// How many pieces the bridge makes of [begin, end) when each item costs `work(i)`.
-template <class Work>
-std::size_t count_leaves(ThreadPool& pool, std::size_t begin, std::size_t end, Work&& work,
-                         std::size_t min_len = 1) {
-    return bridge<std::size_t>(
-        pool, begin, end, min_len,
-        [&work](const Piece& p) {
-            for (std::size_t i = p.begin; i < p.end; ++i) work(i);
-            return std::size_t{1};
-        },
+// How many tiles the bridge makes of `rect`.
+inline std::size_t count_tiles(ThreadPool& pool, Rect rect, std::size_t min_rows = 1,
+                               std::size_t min_cols = 1) {
+    return bridge_2d<std::size_t>(
+        pool, rect, min_rows, min_cols, [](const Tile&) { return std::size_t{1}; },
         [](std::size_t a, std::size_t b) { return a + b; });
 }
 

@@ -27,10 +27,11 @@ STEPS = Path(__file__).resolve().parent / "steps.ini"
 # cut from a variation of its chapter's mechanism that no chapter prints: `unwind` from join_fused
 # (chapter 7's run_a, with an exception that cancels a B nobody started), `cross` from join_across
 # (chapter 9's cross call, with A run on the caller's pool meanwhile), `scope` from scope_fused
-# (chapter 8's scope, with a fuse: the first exception skips the jobs not yet started).
+# (chapter 8's scope, with a fuse: the first exception skips the jobs not yet started), `splitter`
+# from bridge_2d (chapter 4's thief-splitting over a rectangle, a cut halving its longer side).
 LABS = {"sleep": ("src/mini/sleep.hpp", "chapters/labs/sleep.hpp"),
         "join": ("src/mini/join.hpp", "chapters/labs/join.hpp"),
-        "splitter": ("src/mini/splitter.hpp", "chapters/labs/splitter.hpp"),
+        "splitter": ("src/mini/bridge_2d.hpp", "chapters/labs/splitter.hpp"),
         "unwind": ("src/mini/join_fused.hpp", "chapters/labs/unwind.hpp"),
         "scope": ("src/mini/scope_fused.hpp", "chapters/labs/scope.hpp"),
         "cross": ("src/mini/join_across.hpp", "chapters/labs/cross.hpp"),
@@ -228,8 +229,7 @@ def stale(root=REPO, update=False):
 # chapters' listings came first; each is to get a variation its chapter does not show). The check
 # holds the list to the truth both ways: a lab listed here whose steps no chapter prints any more
 # must leave the list.
-PRINTED = {"sleep": "chapter 2's listings", "join": "chapter 3's listing",
-           "splitter": "chapter 4's listings"}
+PRINTED = {"sleep": "chapter 2's listings", "join": "chapter 3's listing"}
 
 
 def _code_text(text):
