@@ -624,9 +624,11 @@ struct BridgeEvent {
 struct BridgeLog {
     std::mutex m;
     std::vector<BridgeEvent> events;
+    std::atomic<std::size_t> count{0}; // events.size(), for the watchdog
     void add(char kind, std::size_t item) {
         std::lock_guard lock(m);
         events.push_back({mini::WorkerThread::current()->index(), kind, item});
+        ++count;
     }
     bool has(char kind, std::size_t item) {
         std::lock_guard lock(m);
@@ -646,11 +648,10 @@ struct BridgeLog {
     }
 };
 
-// Items 0..n-1; operator* logs the take and, for `hook_item`, runs `hook` (under the bridge's lock).
+// Items 0..n-1; operator* logs the take, then calls `hook` (under the bridge's lock).
 struct LoggedRange {
     BridgeLog* log;
     std::size_t n;
-    std::size_t hook_item = ~std::size_t{0};
     std::function<void()> hook;
     struct iterator {
         using value_type = std::size_t;
@@ -659,7 +660,7 @@ struct LoggedRange {
         std::size_t i = 0;
         std::size_t operator*() const {
             r->log->add('t', i);
-            if (i == r->hook_item) r->hook();
+            if (r->hook) r->hook();
             return i;
         }
         iterator& operator++() { return ++i, *this; }
@@ -675,49 +676,68 @@ struct LoggedRange {
 TEST_CASE("par_bridge: a leaf that never finds the lock taken takes one item per visit", "[unindexed]") {
     test::Pool pool(1); // one worker: nobody else ever holds the lock
     BridgeLog log;
-    const LoggedRange range{&log, 6, ~std::size_t{0}, {}};
+    const LoggedRange range{&log, 6, {}};
     pool.install([&] {
         mini::par_bridge(range).for_each([&](std::size_t i) { log.add('c', i); });
     });
     CHECK(log.of(0) == "t0 c0 t1 c1 t2 c2 t3 c3 t4 c4 t5 c5");
 }
 
-// Forced: X consumes item 0 and waits until the other worker, Y, has consumed one (so both are in
-// the bridge). Y consumes item 1 and waits until X holds the lock, taking item 2; X's take of item
-// 2 waits until Y is blocked in the kernel (on the bridge's mutex, the only thing Y can wait on
-// there). X then consumes item 2 and waits until item 3 is taken, so that Y, woken from the
-// mutex, takes next. Y found the lock taken: its visit takes two items, 3 and 4, before it consumes
-// either.
+// Forced, by roles rather than items (a leaf's first visit may already have found the lock taken):
+// X is the worker that consumes first; it waits there until the other worker, Y, has consumed an
+// item too, so both are in the bridge. Y waits in that consume until X's next take, which holds
+// the lock and waits until Y is blocked in the kernel (on the bridge's mutex: the only thing Y can
+// wait on there). X then waits in its consume until Y has taken again. Y found the lock taken, so
+// that visit takes at least two items before it consumes either.
 TEST_CASE("par_bridge: a leaf that finds the lock taken takes two items on its next visit", "[unindexed]") {
     test::Pool pool(2);
     BridgeLog log;
-    std::atomic<bool> y_consumed{false}, x_holds_lock{false};
+    constexpr std::size_t none = ~std::size_t{0};
+    std::atomic<std::size_t> x{none}, y{none}, y_takes_before{none};
+    std::atomic<bool> x_holds_lock{false};
     std::atomic<pid_t> y_tid{0};
-    std::atomic<std::size_t> x{~std::size_t{0}};
-    mini::Watchdog dog("the forced par_bridge contention", test::watchdog_time,
-                       [&] { return log.events.size(); }, [&] { return "events: " + std::to_string(log.events.size()); });
-    LoggedRange range{&log, 8, 2, [&] {
-                          x_holds_lock = true;
-                          while (y_tid.load() == 0 || test::thread_state(y_tid.load()) != 'S') std::this_thread::yield();
-                      }};
+    const auto me = [] { return mini::WorkerThread::current()->index(); };
+    const auto takes_of = [&](std::size_t w) {
+        const std::string e = log.of(w);
+        return static_cast<std::size_t>(std::count(e.begin(), e.end(), 't'));
+    };
+    mini::Watchdog dog("the forced par_bridge contention", test::watchdog_time, [&] { return log.count.load(); }, [&] {
+        return "X is worker " + std::to_string(x.load()) + ": " + log.of(0) + " / " + log.of(1) + "; Y's thread state " +
+               (y_tid.load() ? std::string(1, test::thread_state(y_tid.load())) : "?");
+    });
+    const LoggedRange range{&log, 64, [&] {
+                                // X's first take once Y has consumed: X holds the lock
+                                if (y.load() == none || me() != x.load() || x_holds_lock.exchange(true)) return;
+                                y_takes_before = takes_of(y.load());
+                                while (y_tid.load() == 0 || test::thread_state(y_tid.load()) != 'S') std::this_thread::yield();
+                            }};
+    std::atomic<bool> x_waited_for_y_take{false};
     pool.install([&] {
         mini::par_bridge(range).for_each([&](std::size_t i) {
             log.add('c', i);
-            if (i == 0) {
-                x = mini::WorkerThread::current()->index();
-                while (!y_consumed.load()) std::this_thread::yield();
-            } else if (i == 1) {
+            std::size_t expected = none;
+            if (x.compare_exchange_strong(expected, me())) { // X's first consume
+                while (y.load() == none) std::this_thread::yield();
+            } else if (me() != x.load() && y.load() == none) { // Y's first consume
                 y_tid = test::thread_id();
-                y_consumed = true;
+                y = me();
                 while (!x_holds_lock.load()) std::this_thread::yield();
-            } else if (i == 2) { // X, out of the lock: Y, woken from the mutex, takes next
-                while (!log.has('t', 3)) std::this_thread::yield();
+            } else if (me() == x.load() && x_holds_lock.load() && !x_waited_for_y_take.exchange(true)) {
+                while (takes_of(y.load()) == y_takes_before.load()) std::this_thread::yield(); // Y takes next
             }
         });
     });
-    const std::size_t y = 1 - x.load();
-    INFO("X is worker " << x.load() << ": " << log.of(x.load()) << "; Y: " << log.of(y));
-    const std::string ys = log.of(y);
-    REQUIRE(ys.rfind("t1 c1 ", 0) == 0);
-    CHECK(ys.substr(6, 11) == "t3 t4 c3 c4");
+    INFO("X is worker " << x.load() << ": " << log.of(x.load()) << "; Y: " << log.of(y.load()));
+    REQUIRE(y_takes_before.load() != none);
+    // Y's events from its first take after blocking: "tA tB ..." with no consume between.
+    std::vector<std::string> ys;
+    {
+        std::istringstream in(log.of(y.load()));
+        for (std::string e; in >> e;) ys.push_back(e);
+    }
+    std::size_t takes = 0, at = 0;
+    while (at < ys.size() && takes < y_takes_before.load()) takes += ys[at++][0] == 't';
+    while (at < ys.size() && ys[at][0] != 't') ++at; // the consumes of the visit before
+    REQUIRE(at + 1 < ys.size());
+    CHECK(ys[at + 1][0] == 't');
 }
