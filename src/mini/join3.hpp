@@ -67,8 +67,8 @@ auto join3_on(WorkerThread& worker, bool injected, A& a, B& b, C& c) {
     job_a.run_kept(injected); // A here; its exception waits in job_a until B and C are done
     take_back(worker, job_b, ref_b, injected); // B is above C
     take_back(worker, job_c, ref_c, injected);
-    // A braced list runs left to right (a call's arguments need not): A's exception first
-    return Results{job_a.into_result(), job_b.into_result(), job_c.into_result()};
+    return Results{job_a.into_result(), job_b.into_result(), // a braced list runs left to right
+                   job_c.into_result()}; // (a call's arguments need not): A's exception first
 }
 // ANCHOR_END: join3
 
