@@ -3,7 +3,7 @@
 //     auto [l, m, r] = mini::join3([&] { return walk(t.left); }, [&] { return walk(t.mid); },
 //                                  [&] { return walk(t.right); });
 //
-// rayon has only the two-closure join (rayon-core v1.13.0, src/join/mod.rs): for three, a user
+// rayon has only the two-closure join (rayon-core v1.13.0, src/join/mod.rs:93): for three, a user
 // nests it, join(a, || join(b, c)), whose outer B is one job holding two: a thief runs B and C's
 // join, and C can be stolen only from that thief, after it. join3 pushes C, then B, and runs A:
 // both are in the owner's deque at once, for two thieves, and one frame holds them.
