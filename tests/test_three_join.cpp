@@ -176,6 +176,8 @@ TEST_CASE("an owner whose C was stolen runs B here, and other jobs while it wait
     CHECK(b_thread == owner); // B was not stolen: the thief took C, the oldest
     CHECK_FALSE(b);
     CHECK(c_thread != owner);
+    INFO("C's result is not the thief's: join3 read it before the stolen C had finished, or ran "
+         "C here too");
     CHECK(c);
     CHECK(c2_thread == owner); // the owner ran C2 while it waited for C
 }
