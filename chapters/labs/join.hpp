@@ -1,125 +1,113 @@
-// join_context: run two closures, potentially in parallel, and return both results.
+// join3: three closures, potentially in parallel, with two jobs on the caller's stack.
 //
-// On a worker, B becomes a StackJob in this stack frame and is pushed onto the worker's own deque,
-// where an idle worker may steal it; A runs right here. Then the owner pops its deque: if B comes
-// back, nobody wanted it and the owner runs it inline (not migrated); if B was stolen, the owner
-// keeps running other jobs until B's latch is set (wait_until), because blocking here could
-// strand jobs that only this thread's deque holds. No allocation, no lock on the fast path.
+//     auto [l, m, r] = mini::join3([&] { return walk(t.left); }, [&] { return walk(t.mid); },
+//                                  [&] { return walk(t.right); });
 //
-// Called outside any pool, the whole join is injected into the pool and both closures report
-// migrated() == true (rayon's in_worker_cold); the splitter relies on this.
+// rayon has only the two-closure join (rayon-core v1.13.0, src/join/mod.rs:93): for three, a user
+// nests it, join(a, || join(b, c)), whose outer B is one job holding two: a thief runs B and C's
+// join, and C can be stolen only from that thief, after it. join3 pushes C, then B, and runs A:
+// both are in the owner's deque at once, for two thieves, and one frame holds them.
 //
-// An exception in A or B reaches join's caller, as rayon's panics do; if both throw, A's wins.
-// When A throws, join waits for B before the exception leaves its frame (run_a, unwind.hpp).
+// What chapter 3's join does once, join3 does twice, in the deque's order: the owner pops its
+// newest job first and thieves steal the oldest. So B, pushed last, is taken back first; a
+// thief takes C first; and if B was stolen, C was stolen before it. Each job taken back may have
+// jobs above it, left by A (or by B, run here): they are run first. A job nobody took runs here
+// (not migrated); a stolen one is waited for while working (wait_until), as join's B is.
+//
+// Exceptions: no exception leaves before all three jobs are done (B's and C's StackJobs live in
+// this frame), so each job keeps its own (run_kept; a thief's execute); then the first in
+// argument order leaves: A's, else B's, else C's, as join lets A's win over B's.
+// Not in rayon: a design of this workbook, and the join lab (chapters/labs/join.hpp).
 #pragma once
 
-#include <thread>
+#include <optional>
+#include <tuple>
 #include <utility>
 
-#include <mini/cpu_relax.hpp>
+#include <mini/job.hpp>
+#include <mini/join.hpp>
+#include <mini/latch.hpp>
 #include <mini/pool.hpp>
-#include <mini/sabotage.hpp>
-#include <mini/unwind.hpp>
 
 namespace mini {
 
-// What a closure of join_context learns about where it runs.
-class FnContext {
-public:
-    explicit FnContext(bool migrated) : migrated_(migrated) {}
-    // True when the closure runs on another thread than the one that provided it.
-    bool migrated() const noexcept { return migrated_; }
-
-private:
-    bool migrated_;
-};
-
 namespace detail {
 
-// ANCHOR: wait_idle
-// Waiting without working, for the two sabotage switches: the owner gives its core away until
-// the latch is set, so that the switch removes only the work done while waiting. A short spin
-// first, then yield, as crossbeam-utils' Backoff::snooze does: a pure spin would burn the time
-// slices a thief needs when threads outnumber cores, and the switch would then measure that burnt
-// CPU rather than the work left undone. (Not the pool's condition variable: an injection's
-// notify_one could pick this thread, which would not take the job, and the job would wait.)
-inline void wait_idle(const SpinLatch& latch) {
-    for (int spins = 0; spins < 64 && !latch.probe(); ++spins) cpu_relax();
-    while (!latch.probe()) std::this_thread::yield();
-}
-// ANCHOR_END: wait_idle
-
-// ANCHOR: join
-template <class A, class B>
-auto join_on(WorkerThread& worker, bool injected, A& a, B& b) {
-    auto body_b = [&b](bool migrated) -> decltype(auto) { return call(b, FnContext(migrated)); };
-    StackJob<SpinLatch, decltype(body_b)> job_b(std::move(body_b), &worker.pool().sleep());
-    const JobRef ref_b = job_b.as_job_ref();
-    // LAB: push step 1: push B onto your own deque, then run A yourself with run_a (into result_a, a decltype(auto): a reference stays one)
-    #error "lab: step push is not written yet (write it, then delete this line)"
-    // LAB_END: push
-    using RA = decltype(result_a); // A's result as A returned it: a reference stays one
-    using Pair = std::pair<RA, typename decltype(job_b)::Result>;
-
-    if constexpr (sabotage::block_wait) {
-        probe(Probe::block_wait, ref_b.data);
-        detail::wait_idle(job_b.latch()); // [BLOCK_WAIT] only yield, though B may sit in our deque
-        return Pair(std::forward<RA>(result_a), job_b.into_result());
-    }
-    std::uint64_t ran = 0; // jobs run while waiting, for the probe
-    while (!job_b.latch().probe()) {
-        // LAB: popback step 2: pop your own deque (into job): B, if nobody stole it
-        #error "lab: step popback is not written yet (write it, then delete this line)"
-        // LAB_END: popback
-        if (!job) { // B was stolen: wait for its latch
-            if constexpr (sabotage::no_steal_wait)
-                detail::wait_idle(job_b.latch()); // [NO_STEAL_WAIT] wait, but run nothing else
-            else
-                // LAB: stolen step 3: one statement: work until B's latch is set (count into ran)
-                #error "lab: step stolen is not written yet (write it, then delete this line)"
-                // LAB_END: stolen
-            break;
-        }
-        // LAB: inline step 4: if the job is B, nobody took it: run it inline and return both (a Pair)
-        #error "lab: step inline is not written yet (write it, then delete this line)"
-        // LAB_END: inline
-        // LAB: other step 5: any other job is one A pushed and left above B: run it
+// Takes back one of join3's jobs from the owner's deque: returns once the job has run.
+// ANCHOR: take_back
+template <class Job>
+void take_back(WorkerThread& worker, Job& job, JobRef ref, bool injected) {
+    while (!job.latch().probe()) {
+        std::optional<JobRef> top = worker.take_local_job();
+        // LAB: stolen step 1: nothing popped: the job is gone, and so is every job pushed before it (stolen): run other jobs until its latch is set, then return
+        #error "lab: step stolen is not written yet (write it, then delete this line)"
+        // LAB_END: stolen
+        // LAB: here step 2: the popped job is this one: nobody took it: run it here, not migrated, its result or exception kept in the job (run_kept), and return
+        #error "lab: step here is not written yet (write it, then delete this line)"
+        // LAB_END: here
+        // LAB: other step 3: any other job was pushed after it and left above it (by A, or by B run here): run it
         #error "lab: step other is not written yet (write it, then delete this line)"
         // LAB_END: other
     }
-    probe(Probe::b_stolen, ref_b.data, ran);
-    return Pair(std::forward<RA>(result_a), job_b.into_result());
 }
-// ANCHOR_END: join
+// ANCHOR_END: take_back
+
+// ANCHOR: join3
+template <class A, class B, class C>
+auto join3_on(WorkerThread& worker, bool injected, A& a, B& b, C& c) {
+    auto body_a = [&a](bool migrated) -> decltype(auto) { return call(a, FnContext(migrated)); };
+    auto body_b = [&b](bool migrated) -> decltype(auto) { return call(b, FnContext(migrated)); };
+    auto body_c = [&c](bool migrated) -> decltype(auto) { return call(c, FnContext(migrated)); };
+    Sleep* sleep = &worker.pool().sleep();
+    StackJob<SpinLatch, decltype(body_a)> job_a(std::move(body_a), sleep); // never pushed
+    StackJob<SpinLatch, decltype(body_b)> job_b(std::move(body_b), sleep);
+    StackJob<SpinLatch, decltype(body_c)> job_c(std::move(body_c), sleep);
+    const JobRef ref_b = job_b.as_job_ref(), ref_c = job_c.as_job_ref();
+    using Results = std::tuple<typename decltype(job_a)::Result, typename decltype(job_b)::Result,
+                               typename decltype(job_c)::Result>;
+    // LAB: push step 4: push B and C onto your own deque, in the order that lets you take B back first and a thief steal C first; then run A here, its result or exception kept in job_a (run_kept)
+    #error "lab: step push is not written yet (write it, then delete this line)"
+    // LAB_END: push
+    // LAB: order step 5: take back B and C with take_back, in the order your deque gives them back
+    #error "lab: step order is not written yet (write it, then delete this line)"
+    // LAB_END: order
+    // LAB: result step 6: return the three results (into_result) as a Results, built so that A's exception leaves first, then B's, then C's
+    #error "lab: step result is not written yet (write it, then delete this line)"
+    // LAB_END: result
+}
+// ANCHOR_END: join3
 
 } // namespace detail
 
-// join_context on `pool`: on one of its workers directly, else through its injector.
-template <class A, class B>
-auto join_context(ThreadPool& pool, A&& a, B&& b) {
+// join3_context on `pool`: on one of its workers directly, else through its injector (where the
+// three closures report migrated() == true, as join_context's two do).
+template <class A, class B, class C>
+auto join3_context(ThreadPool& pool, A&& a, B&& b, C&& c) {
     return pool.in_worker([&](WorkerThread& worker, bool injected) {
-        return detail::join_on(worker, injected, a, b);
+        return detail::join3_on(worker, injected, a, b, c);
     });
 }
 
-// join_context on the pool of the calling worker, or on the global pool from outside any pool.
-template <class A, class B>
-auto join_context(A&& a, B&& b) {
+// join3_context on the pool of the calling worker, or on the global pool from outside any pool.
+template <class A, class B, class C>
+auto join3_context(A&& a, B&& b, C&& c) {
     WorkerThread* w = WorkerThread::current();
-    return join_context(w != nullptr ? w->pool() : ThreadPool::global(), a, b);
+    return join3_context(w != nullptr ? w->pool() : ThreadPool::global(), a, b, c);
 }
 
-// join: the same without the context. A void closure gives Unit.
-template <class A, class B>
-auto join(A&& a, B&& b) {
-    return join_context([&a](FnContext) -> decltype(auto) { return call(a); },
-                        [&b](FnContext) -> decltype(auto) { return call(b); });
+// join3: the same without the context. A void closure gives Unit.
+template <class A, class B, class C>
+auto join3(A&& a, B&& b, C&& c) {
+    return join3_context([&a](FnContext) -> decltype(auto) { return call(a); },
+                         [&b](FnContext) -> decltype(auto) { return call(b); },
+                         [&c](FnContext) -> decltype(auto) { return call(c); });
 }
 
-template <class A, class B>
-auto join(ThreadPool& pool, A&& a, B&& b) {
-    return join_context(pool, [&a](FnContext) -> decltype(auto) { return call(a); },
-                        [&b](FnContext) -> decltype(auto) { return call(b); });
+template <class A, class B, class C>
+auto join3(ThreadPool& pool, A&& a, B&& b, C&& c) {
+    return join3_context(pool, [&a](FnContext) -> decltype(auto) { return call(a); },
+                         [&b](FnContext) -> decltype(auto) { return call(b); },
+                         [&c](FnContext) -> decltype(auto) { return call(c); });
 }
 
 } // namespace mini

@@ -122,6 +122,17 @@ public:
     // directly, to the owner's caller: nobody else holds this job any more.
     Result run_inline(bool migrated) { return call(func_, migrated); }
 
+    // The same, but the result or the exception is kept in the job, as execute keeps it, and no
+    // latch is set: into_result hands it out later. join3 (join3.hpp) runs its jobs so, to take
+    // every job back before any exception leaves its frame.
+    void run_kept(bool migrated) noexcept {
+        try {
+            result_.emplace(call(func_, migrated));
+        } catch (...) {
+            exception_ = std::current_exception();
+        }
+    }
+
     // Only after the latch is set: the result, or the closure's exception rethrown here.
     // ANCHOR: into_result
     Result into_result() {

@@ -135,10 +135,11 @@ class Printed(unittest.TestCase):
         self.assertNotIn("scope_fifo", labs.printed())
 
     def test_the_labs_given_a_variation_are_held_to_the_rule(self):
-        # unwind (join_fused.hpp) and cross (join_across.hpp): their chapters keep the listings
-        # of run_a and in_worker_cross, and the labs ask for a variation no chapter prints
+        # unwind (join_fused.hpp), cross (join_across.hpp) and join (join3.hpp): their chapters
+        # keep the listings of run_a, in_worker_cross and join_on, and the labs ask for a
+        # variation no chapter prints
         for lab, src in (("unwind", "src/mini/join_fused.hpp"),
-                         ("cross", "src/mini/join_across.hpp")):
+                         ("cross", "src/mini/join_across.hpp"), ("join", "src/mini/join3.hpp")):
             self.assertEqual(labs.LABS[lab][0], src)
             self.assertNotIn(lab, labs.PRINTED)
             self.assertNotIn(lab, labs.printed())

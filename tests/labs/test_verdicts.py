@@ -51,9 +51,7 @@ class Rows(unittest.TestCase):
             "sleep.worker.fence": "fence", "sleep.injected.fence": "injected",
             "sleep.latch.fence": "latch", "sleep.recheck.removed": "recheck",
             "sleep.wake.no-count-out": "wake", "sleep.wait.for-token": "counted_out",
-            "sleep.wait.spurious-not-counted": "counted_out", "join.push.skipped": "push",
-            "join.popback.skipped": "popback", "join.stolen.idle": "stolen",
-            "join.inline.migrated": "inline"})
+            "sleep.wait.spurious-not-counted": "counted_out"})
 
     def test_a_lab_cut_from_part_of_a_file_leaves_the_rows_outside_its_regions(self):
         # pool.hpp with in_worker_cross's last line as the one hole (the cross lab before its
@@ -219,8 +217,8 @@ class Holes(unittest.TestCase):
 
     def test_a_copy_of_an_older_skeleton_still_grades(self):
         for lab, (_, dst) in labs.LABS.items():
-            # Part II's, and splitter's variation (bridge_2d): newer than that copy
-            if lab in ("splitter", "unwind", "scope", "cross", "scope_fifo"):
+            # Part II's, and the variations of join (join3) and splitter (bridge_2d): newer than that copy
+            if lab in ("join", "splitter", "unwind", "scope", "cross", "scope_fifo"):
                 self.assertFalse((prove.OLD_SKELETONS / Path(dst).name).exists(), lab)
                 continue
             old = (prove.OLD_SKELETONS / Path(dst).name).read_text()
@@ -231,11 +229,9 @@ class Holes(unittest.TestCase):
                              {"counted_out": "absent"} if lab == "sleep" else {}, lab)
             solved = (prove.OLD_SOLVED / Path(dst).name).read_text()
             # Steps whose source changed since: sleep's wait (its bookkeeping moved into the
-            # helper), join's push (A now runs through run_a, chapter 7, into a decltype(auto))
-            # and join's inline (it returns a Pair, which keeps a reference): the older solved
-            # copy differs there, and grades as the learner's own lines.
-            changed = {"sleep": {"wait": "written"},
-                       "join": {"push": "written", "inline": "written"}}.get(lab, {})
+            # helper): the older solved copy differs there, and grades as the learner's own
+            # lines.
+            changed = {"sleep": {"wait": "written"}}.get(lab, {})
             self.assertEqual({n: s for n, s in v.classify(solved, source).items()
                               if s not in ("same", "absent")}, changed, lab)
 
