@@ -24,10 +24,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 STEPS = Path(__file__).resolve().parent / "steps.ini"
 # The labs: lab -> (source file, skeleton), both relative to the repository root. The skeleton of
-# A lab may be cut from a variation of its chapter's mechanism that no chapter prints: `unwind`
-# from join_fused (chapter 7's run_a, with an exception that cancels a B nobody started), `cross`
-# from join_across (chapter 9's cross call, with A run on the caller's pool meanwhile).
-LABS = {"sleep": ("src/mini/sleep.hpp", "chapters/labs/sleep.hpp"),
+# A lab may be cut from a variation of its chapter's mechanism that no chapter prints: `sleep`
+# from quiet_latch (chapter 2's sleep protocol with a latch as its consumer), `unwind` from
+# join_fused (chapter 7's run_a, with an exception that cancels a B nobody started), `cross` from
+# join_across (chapter 9's cross call, with A run on the caller's pool meanwhile).
+LABS = {"sleep": ("src/mini/quiet_latch.hpp", "chapters/labs/sleep.hpp"),
         "join": ("src/mini/join.hpp", "chapters/labs/join.hpp"),
         "splitter": ("src/mini/splitter.hpp", "chapters/labs/splitter.hpp"),
         "unwind": ("src/mini/join_fused.hpp", "chapters/labs/unwind.hpp"),
@@ -227,7 +228,7 @@ def stale(root=REPO, update=False):
 # chapters' listings came first; each is to get a variation its chapter does not show). The check
 # holds the list to the truth both ways: a lab listed here whose steps no chapter prints any more
 # must leave the list.
-PRINTED = {"sleep": "chapter 2's listings", "join": "chapter 3's listing",
+PRINTED = {"join": "chapter 3's listing",
            "splitter": "chapter 4's listings",
            "scope": "chapter 8's listings and exercises"}
 
