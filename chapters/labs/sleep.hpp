@@ -9,8 +9,10 @@
 // one locks and notifies. The two seq_cst fences close the same store-buffering race as Sleep's:
 // either the waiter's re-check sees the flag, or set() sees the waiter, and then takes the mutex
 // that the waiter holds from before registering until it is inside wait(), so the notify cannot
-// come before the wait. The flag is the only work a waiter looks for, and set once, so every
-// waiter is woken (notify_all) and counts itself out.
+// come before the wait. The re-check is the first test of the wait's loop: a waiter that waited
+// before looking would miss a set() that ran before it registered, which read no waiter. The
+// flag is the only work a waiter looks for, and set once, so every waiter is woken (notify_all)
+// and counts itself out.
 // The price of the quiet set(): set() reads waiters_ after its store, when a waiter may already
 // have seen the flag and returned. A QuietLatch must outlive every set() (a member of a longer-
 // lived object: a pool's, a queue's), not live in a waiter's frame as LockLatch may, whose set()
@@ -36,12 +38,9 @@ public:
         // LAB: register step 1: the latch was unset: lock the mutex and register as a waiter
         #error "lab: step register is not written yet (write it, then delete this line)"
         // LAB_END: register
-        // LAB: fence step 2: the fence that pairs with set()'s, then re-check the flag: if it is set, unregister and return
+        // LAB: fence step 2: the fence that pairs with set()'s; then block on the condition variable until the flag is set, looking at it before the first wait; then unregister
         #error "lab: step fence is not written yet (write it, then delete this line)"
         // LAB_END: fence
-        // LAB: wait step 3: block on the condition variable until the latch is set, then unregister
-        #error "lab: step wait is not written yet (write it, then delete this line)"
-        // LAB_END: wait
     }
     // ANCHOR_END: quiet_wait
 

@@ -9,8 +9,10 @@
 // one locks and notifies. The two seq_cst fences close the same store-buffering race as Sleep's:
 // either the waiter's re-check sees the flag, or set() sees the waiter, and then takes the mutex
 // that the waiter holds from before registering until it is inside wait(), so the notify cannot
-// come before the wait. The flag is the only work a waiter looks for, and set once, so every
-// waiter is woken (notify_all) and counts itself out.
+// come before the wait. The re-check is the first test of the wait's loop: a waiter that waited
+// before looking would miss a set() that ran before it registered, which read no waiter. The
+// flag is the only work a waiter looks for, and set once, so every waiter is woken (notify_all)
+// and counts itself out.
 // The price of the quiet set(): set() reads waiters_ after its store, when a waiter may already
 // have seen the flag and returned. A QuietLatch must outlive every set() (a member of a longer-
 // lived object: a pool's, a queue's), not live in a waiter's frame as LockLatch may, whose set()
@@ -36,12 +38,8 @@ public:
         std::unique_lock lock(mutex_);                       // 1. lock
         waiters_.fetch_add(1, std::memory_order_relaxed);    // 2. register as a waiter
         std::atomic_thread_fence(std::memory_order_seq_cst); // 3. fence: pairs with set()'s
-        if (probe()) {                                       // 4. re-check the flag
-            waiters_.fetch_sub(1, std::memory_order_relaxed); // set() may have read it: harmless
-            return;
-        }
-        cv_.wait(lock, [this] { return probe(); });          // 5. wait (unlocks while blocked)
-        waiters_.fetch_sub(1, std::memory_order_relaxed);    // woken by set(): mutex held
+        while (!probe()) cv_.wait(lock);                     // 4. re-check, 5. wait until set
+        waiters_.fetch_sub(1, std::memory_order_relaxed);    // mutex held: set() may have read it
     }
     // ANCHOR_END: quiet_wait
 

@@ -52,9 +52,8 @@ LABS = {
                  # No driver: the tests' rounds of wait() and set() are the stress.
                  (),
                  {"register": ("step 1, lock and register", SLEEP),
-                  "fence": ("step 2, the fence and the re-check",
+                  "fence": ("step 2, the fence, the re-check and the wait",
                             f"{CH2}#25-why-the-fence-the-model"),
-                  "wait": ("step 3, wait", SLEEP),
                   "publish": ("set, step 1: publish, fence, read the waiters", SLEEP),
                   "wake": ("set, step 2: wake", SLEEP)}),
     "join": Lab("join", ("test_join",),

@@ -49,7 +49,7 @@ class Rows(unittest.TestCase):
                 self.skipTest(f"{e} (tooling.mutants.self_tests reports it)")  # not ours to say
         self.assertEqual(steps, {
             "quiet_latch.wait.fence": "fence", "quiet_latch.recheck.removed": "fence",
-            "quiet_latch.wait.stays-counted": "wait", "quiet_latch.set.fence": "publish",
+            "quiet_latch.wait.stays-counted": "fence", "quiet_latch.set.fence": "publish",
             "quiet_latch.set.always-locks": "publish", "quiet_latch.set.unlocked-notify": "wake",
             "join.push.skipped": "push",
             "join.popback.skipped": "popback", "join.stolen.idle": "stolen",
@@ -77,7 +77,8 @@ class Rows(unittest.TestCase):
             row = {r.mutant.name: r for r in v.rows(src, labs.marked("sleep"))}
         except v.catalogue.CatalogueError as e:  # as above
             self.skipTest(f"{e} (tooling.mutants.self_tests reports it)")
-        self.assertEqual(row["quiet_latch.recheck.removed"].shown, "if (probe())")
+        self.assertEqual(row["quiet_latch.recheck.removed"].shown,
+                         "while (!probe()) cv_.wait(lock);")
         self.assertEqual(row["quiet_latch.set.fence"].shown,
                          "std::atomic_thread_fence(std::memory_order_seq_cst);")
 
@@ -189,6 +190,15 @@ class Effects(unittest.TestCase):
                                       fence))
         self.assertFalse(v.has_effect(["std::atomic_thread_fence(std::memory_order_seq_cst);",
                                        "++sleepers_;"], fence))
+        # a re-check before the step's first wait: a loop's test or cv_.wait's predicate, not
+        # a look after the wait (QuietLatch's recheck.removed)
+        recheck = v.tokens(["while (!probe()) cv_.wait(lock);"])
+        for ok in (["while (!probe()) cv_.wait(lock);"], ["cv_.wait(lk, [this] { return probe(); });"],
+                   ["if (probe()) return;", "do cv_.wait(lock); while (!probe());"]):
+            self.assertTrue(v.has_effect(ok, recheck), ok)
+        for bad in (["do cv_.wait(lock); while (!probe());"], ["cv_.wait(lock);"],
+                    ["cv_.wait(lock, [&] { return done; });", "if (probe()) return;"]):
+            self.assertFalse(v.has_effect(bad, recheck), bad)
         # a setter's fence: after its store of the flag, before its read of the waiters
         store, read = "set_.store(true, std::memory_order_release);", "if (waiters() == 0) return;"
         f = "std::atomic_thread_fence(std::memory_order_seq_cst);"

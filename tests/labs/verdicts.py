@@ -50,7 +50,8 @@ def operations(lines):
     their spelling: ("fence", "seq_cst" or the weaker order), ("register",) and ("unregister",)
     for any write that adds or takes one from the count (COUNTS: fetch_add, ++, += 1;
     fetch_sub, --, -= 1), ("load",) for any other read of it (or a call of its accessor),
-    ("recheck",) for a call of `has_work()` or `probe()` (its result may go through a bool),
+    ("recheck",) for a call of `has_work()` or `probe()` (its result may go through a bool; a
+    `cv_.wait(lock, PREDICATE)` that calls one is a re-check, then the wait),
     ("publish",) for a store of the flag (`set_.store`, `set_ =`), ("wait", alone) for
     `cv_.wait(ANY LOCK)`, alone when it is a statement of its own (not the body of a loop or an
     if), and ("unlock",) for a `NAME.unlock()`."""
@@ -81,6 +82,15 @@ def operations(lines):
         elif t == "cv_" and nxt[:2] == [".", "wait"]:
             end = tk.index(")", i) if ")" in tk[i:] else i
             alone = (i == 0 or tk[i - 1] in BOUNDARY) and end - i == 5  # cv_ . wait ( x )
+            depth, close = 0, len(tk)  # the call's own closing parenthesis
+            for k in range(i + 3, len(tk)):
+                depth += {"(": 1, ")": -1}.get(tk[k], 0)
+                if depth == 0:
+                    close = k
+                    break
+            if tk[i + 5:i + 6] == [","] and any(  # cv_.wait(lock, pred): pred is looked at first
+                    tk[k] in RECHECKS and tk[k + 1:k + 2] == ["("] for k in range(i + 6, close)):
+                out.append(("recheck",))
             out.append(("wait", alone))
         elif t == "unlock" and nxt[:2] == ["(", ")"] and i and tk[i - 1] == ".":
             out.append(("unlock",))
@@ -90,8 +100,9 @@ def operations(lines):
 def has_effect(body, statement):
     """Whether the step `body` does what the model's line `statement` (tokens) does there: the
     same operation, in the same order with the step's others (a fence before the step's read of
-    the sleepers and after its registration or its store of the flag). A statement the mapping
-    does not know is looked for as text (has_statement)."""
+    the sleepers and after its registration or its store of the flag; a re-check before the
+    step's first wait). A statement the mapping does not know is looked for as text
+    (has_statement)."""
     want = operations([" ".join(statement)])
     have = operations(body)
     if want == [("fence", "seq_cst")]:
@@ -99,7 +110,10 @@ def has_effect(body, statement):
         return any(all(op != ("load",) for op in have[:k])
                    and all(op not in (("register",), ("publish",)) for op in have[k + 1:])
                    for k in at)
-    if want and want[0][0] in ("recheck", "unregister", "register"):
+    if want[:1] == [("recheck",)]:  # a re-check before the step's first wait, if it waits
+        first = next((k for k, op in enumerate(have) if op[0] == "wait"), len(have))
+        return ("recheck",) in have[:first]
+    if want and want[0][0] in ("unregister", "register"):
         return want[0] in have
     if want[:1] == [("wait", True)]:
         return ("wait", True) in have
