@@ -38,7 +38,8 @@ TEST_CASE("a QuietLatch releases every waiter once set, and each counts itself o
     for (auto& w : waiters) w.join();
     latch.wait(); // set: returns at once
     CHECK(latch.probe());
-    INFO("a waiter left still counted as a waiter: every later set() takes the mutex for nobody");
+    INFO("a waiter left still counted: a waiter must count itself out, or every later set() "
+         "takes the mutex for nobody");
     CHECK(latch.waiters() == 0);
 }
 
@@ -204,5 +205,7 @@ TEST_CASE("rounds of a waiter and a setter lose no wake-up", "[quiet_latch]") {
     setter.join();
     std::size_t counted = 0;
     for (const auto& l : latches) counted += l.waiters() != 0;
+    INFO("latches that still count a waiter that left: a waiter must count itself out, whether "
+         "it waited or found the flag set");
     CHECK(counted == 0);
 }
