@@ -323,11 +323,11 @@ class Grader:
                    "your file with this step as in the source passes)" for n in needed}
 
     def worker_model(self, row, n):
-        """For the row of the worker's fence: (the WORKER: variant of steps 2 and 3 as the reader
-        wrote them, what the model finds with it), or None when the row is another, the steps
+        """For the row of the worker's fence: (the WORKER: variant of the steps register and
+        fence as the reader wrote them, what the model finds with it), or None when the row is another, the steps
         are the source's (orders and all), or they cannot be mapped to the model."""
         m = row.mutant.model
-        if (m.file, m.variant) != v.WORKER_MODEL or n not in v.WORKER_STEPS:
+        if (m.file, m.variant) not in v.WORKER_MODELS or n not in v.WORKER_STEPS:
             return None
         step = {s: [] if self.status.get(s) == "missing" else self.bodies.get(s, [])
                 for s in v.WORKER_STEPS}

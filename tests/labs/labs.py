@@ -23,15 +23,16 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 STEPS = Path(__file__).resolve().parent / "steps.ini"
-# The labs: lab -> (source file, skeleton), both relative to the repository root. A lab may be
-# cut from a variation of its chapter's mechanism that no chapter prints: `join` from join3
+# The labs: lab -> (source file, skeleton), both relative to the repository root. Each lab is
+# cut from a variation of its chapter's mechanism that no chapter prints: `sleep` from
+# quiet_latch (chapter 2's sleep protocol with a latch as its consumer), `join` from join3
 # (chapter 3's join with three closures: two jobs taken back newest first), `splitter` from
 # bridge_2d (chapter 4's thief-splitting over a rectangle, a cut halving its longer side), `unwind`
 # from join_fused (chapter 7's run_a, with an exception that cancels a B nobody started), `scope`
 # from scope_fused (chapter 8's scope, with a fuse: the first exception skips the jobs not yet
 # started), `cross` from join_across (chapter 9's cross call, with A run on the caller's pool
-# meanwhile).
-LABS = {"sleep": ("src/mini/sleep.hpp", "chapters/labs/sleep.hpp"),
+# meanwhile); `scope_fifo` has no listing in chapter 8.
+LABS = {"sleep": ("src/mini/quiet_latch.hpp", "chapters/labs/sleep.hpp"),
         "join": ("src/mini/join3.hpp", "chapters/labs/join.hpp"),
         "splitter": ("src/mini/bridge_2d.hpp", "chapters/labs/splitter.hpp"),
         "unwind": ("src/mini/join_fused.hpp", "chapters/labs/unwind.hpp"),
@@ -231,7 +232,7 @@ def stale(root=REPO, update=False):
 # chapters' listings came first; each is to get a variation its chapter does not show). The check
 # holds the list to the truth both ways: a lab listed here whose steps no chapter prints any more
 # must leave the list.
-PRINTED = {"sleep": "chapter 2's listings"}
+PRINTED = {}
 
 
 def _code_text(text):

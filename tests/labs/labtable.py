@@ -45,31 +45,21 @@ class Lab:
         return labs.LABS[self.name][1]
 
 
-SLEEP = f"{CH2}#22-the-protocol"
-WAKER = f"{DESIGN}#d3-the-waker-counts-the-sleeper-out-and-a-woken-sleeper-always-leaves"
+# sleep: a variation chapter 2 does not print (quiet_latch.hpp, QuietLatch): the labs page's
+# section "The sleep lab" says what the steps must do and why.
+SLEEP = "chapters/labs/README.md#the-sleep-lab-a-quiet-latch"
 LABS = {
-    "sleep": Lab("sleep", ("test_pool", "test_sleep", "test_latch"),
-                 ("the re-check catches a job published between the last search and registering",
-                  "the re-check sees the terminate latch set between the last search and "
-                  "registering", "the waker counts the sleeper out before the woken worker runs",
-                  "a registered sleeper holds the sleep mutex through its re-check",
-                  "a publisher that reads no sleeper does not take the sleep mutex",
-                  "two publishers that read the one sleeper count it out once"),
-                 # The sleep's stress is lost_wakeup alone: its round trips are the protocol's
-                 # hot path. fib's joins (a second driver, a rebuild as long as the tests') add
-                 # nothing test_pool's every-job-once tree of 100,000 joined jobs does not.
-                 (("lost_wakeup", "2", "4", "20000", "3", "--watchdog", "10"),),
-                 {"lock": ("step 1, lock", SLEEP), "register": ("step 2, register", SLEEP),
-                  "fence": ("step 3, the fence", f"{CH2}#25-why-the-fence-the-model"),
-                  "recheck": ("step 4, the re-check",
-                              f"{CH2}#24-breaking-it-the-no-recheck-preset"),
-                  "wait": ("step 5, wait", SLEEP),
-                  "counted_out": ("step 5's helper, wait_counted_out", SLEEP),
-                  "injected": ("publish side, new_injected_job", SLEEP),
-                  "latch": ("publish side, latch_is_set", SLEEP),
-                  "wake": ("the waker, wake", WAKER)},
-                 # the library: pool.cpp includes sleep.hpp and instantiates Sleep::sleep
-                 compiles=("mini",)),
+    "sleep": Lab("sleep", ("test_quiet_latch",),
+                 ("a set with no waiter registered does not take the mutex",
+                  "the re-check sees the latch set between the fast path and registering",
+                  "a set that reads a waiter takes the mutex before it notifies"),
+                 # No driver: the tests' rounds of wait() and set() are the stress.
+                 (),
+                 {"register": ("step 1, lock and register", SLEEP),
+                  "fence": ("step 2, the fence, the re-check and the wait",
+                            f"{CH2}#25-why-the-fence-the-model"),
+                  "publish": ("set, step 1: publish, fence, read the waiters", SLEEP),
+                  "wake": ("set, step 2: wake", SLEEP)}),
     # join: a variation chapter 3 does not print (join3.hpp): the labs page's section "The join
     # lab: join3" says what the steps must do and why. Graded on its own test program alone: fib
     # calls join, not join3, so it has no stress.

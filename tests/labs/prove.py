@@ -9,7 +9,8 @@ Three claims, in this order, on one scratch build that every grading reuses:
      check);
   2b. a copy of an older skeleton solved as the source was then (tests/labs/fixtures/
      solved-2026-12-04) grades every step `ok`: a learner's copy outlives a change of the source
-     (for a lab that has such a copy: Part II's labs are newer);
+     (for a lab that has such a copy: Part II's labs are newer); a lab cut from another file
+     since (RECUT: sleep) refuses that copy, saying "reset it";
   (with --variants: the fixtures of variants.ini instead of 3; a fixture that names the tsan
      check is graded with --tsan, as the lab page tells a learner to grade such a step)
   3. for every catalogue row that touches the lab's file, the filled skeleton with that row's
@@ -38,6 +39,10 @@ from catalogue import apply  # noqa: E402
 # solved-*: the same copy with every step written as the source was then.
 OLD_SKELETONS = Path(__file__).resolve().parent / "fixtures" / "skeletons-2026-12-04"
 OLD_SOLVED = OLD_SKELETONS.parent / "solved-2026-12-04"
+# The labs cut from another file since that copy, with the file it was cut from then: the copy is
+# of another lab, which the grader refuses ("reset it") rather than grade. sleep: Sleep's protocol
+# (sleep.hpp, printed by chapter 2) then, QuietLatch's now.
+RECUT = {"sleep": "src/mini/sleep.hpp"}
 
 # The grader's checks that stand for each of the catalogue's (tests/mutants/catalogue.py CHECKS).
 STANDS_FOR = {"model": {"model"}, "unit": {"compile", "unit", "forced"}, "drivers": {"stress"},
@@ -106,7 +111,15 @@ def main(argv=None):
               else "; ".join(r.line() for r in result if r.status != "ok"), t0)
         t0 = time.monotonic()
         old = OLD_SOLVED / Path(lab.skeleton).name
-        if old.is_file():
+        if lab.name in RECUT:
+            try:
+                g.grade(old.read_text())
+                problem = "graded, not refused"
+            except labs.LabError as e:
+                problem = None if "reset it" in str(e) else f"refused, but not by 'reset it': {e}"
+            claim(f"a copy of the skeleton of {OLD_SOLVED.name[7:]}, cut from "
+                  f"{RECUT[lab.name]} then: refused, 'reset it'", problem, t0)
+        elif old.is_file():
             result = g.grade(old.read_text())
             claim(f"a copy of the skeleton of {OLD_SOLVED.name[7:]}, solved as the source was "
                   "then: every step ok", None if all(r.status == "ok" for r in result)

@@ -38,14 +38,23 @@ def has_statement(body, statement):
                for i in range(len(have) - n + 1))
 
 
+# The sleep protocol's names in the files the labs cut it from: the count of sleepers (Sleep's
+# `sleepers_`, QuietLatch's `waiters_`) with its accessor, the re-check (Sleep's `has_work()`, a
+# latch's `probe()`), and the flag a publisher stores (QuietLatch's `set_`).
+COUNTS, COUNT_READS = ("sleepers_", "waiters_"), ("sleepers", "waiters")
+RECHECKS, FLAGS = ("has_work", "probe"), ("set_",)
+
+
 def operations(lines):
     """The model's operations that some lines of C++ perform, in order, by their effect and not
     their spelling: ("fence", "seq_cst" or the weaker order), ("register",) and ("unregister",)
-    for any write that adds or takes one from `sleepers_` (fetch_add, ++, += 1; fetch_sub, --,
-    -= 1), ("load",) for any other read of `sleepers_` (or a call of `sleepers()`), ("recheck",) for a call of `has_work()`
-    (its result may go through a bool), ("wait", alone) for `cv_.wait(ANY LOCK)`, alone when it
-    is a statement of its own (not the body of a loop or an if), and ("unlock",) for a
-    `NAME.unlock()`."""
+    for any write that adds or takes one from the count (COUNTS: fetch_add, ++, += 1;
+    fetch_sub, --, -= 1), ("load",) for any other read of it (or a call of its accessor),
+    ("recheck",) for a call of `has_work()` or `probe()` (its result may go through a bool; a
+    `cv_.wait(lock, PREDICATE)` that calls one is a re-check, then the wait),
+    ("publish",) for a store of the flag (`set_.store`, `set_ =`), ("wait", alone) for
+    `cv_.wait(ANY LOCK)`, alone when it is a statement of its own (not the body of a loop or an
+    if), and ("unlock",) for a `NAME.unlock()`."""
     tk, out = tokens(lines), []
     for i, t in enumerate(tk):
         nxt = tk[i + 1:i + 4]
@@ -54,7 +63,7 @@ def operations(lines):
             sc = "memory_order_seq_cst" in args or any(
                 args[k:k + 3] == ["memory_order", "::", "seq_cst"] for k in range(len(args)))
             out.append(("fence", "seq_cst" if sc else "weaker"))
-        elif t == "sleepers_":
+        elif t in COUNTS:
             prev = tk[i - 1] if i else ""
             if nxt[:2] == [".", "fetch_add"] or "++" in (prev, nxt[0] if nxt else "") or (
                     nxt[:2] == ["+=", "1"]):
@@ -64,13 +73,24 @@ def operations(lines):
                 out.append(("unregister",))
             elif nxt[:2] != [".", "store"] and nxt[:1] != ["="]:
                 out.append(("load",))
-        elif t == "sleepers" and nxt[:2] == ["(", ")"]:  # the accessor: a load of sleepers_
+        elif t in COUNT_READS and nxt[:2] == ["(", ")"]:  # the accessor: a load of the count
             out.append(("load",))
-        elif t == "has_work" and nxt[:2] == ["(", ")"]:
+        elif t in RECHECKS and nxt[:2] == ["(", ")"]:
             out.append(("recheck",))
+        elif t in FLAGS and (nxt[:2] in ([".", "store"], [".", "exchange"]) or nxt[:1] == ["="]):
+            out.append(("publish",))
         elif t == "cv_" and nxt[:2] == [".", "wait"]:
             end = tk.index(")", i) if ")" in tk[i:] else i
             alone = (i == 0 or tk[i - 1] in BOUNDARY) and end - i == 5  # cv_ . wait ( x )
+            depth, close = 0, len(tk)  # the call's own closing parenthesis
+            for k in range(i + 3, len(tk)):
+                depth += {"(": 1, ")": -1}.get(tk[k], 0)
+                if depth == 0:
+                    close = k
+                    break
+            if tk[i + 5:i + 6] == [","] and any(  # cv_.wait(lock, pred): pred is looked at first
+                    tk[k] in RECHECKS and tk[k + 1:k + 2] == ["("] for k in range(i + 6, close)):
+                out.append(("recheck",))
             out.append(("wait", alone))
         elif t == "unlock" and nxt[:2] == ["(", ")"] and i and tk[i - 1] == ".":
             out.append(("unlock",))
@@ -80,27 +100,34 @@ def operations(lines):
 def has_effect(body, statement):
     """Whether the step `body` does what the model's line `statement` (tokens) does there: the
     same operation, in the same order with the step's others (a fence before the step's read of
-    the sleepers and after its registration). A statement the mapping does not know is looked
-    for as text (has_statement)."""
+    the sleepers and after its registration or its store of the flag; a re-check before the
+    step's first wait). A statement the mapping does not know is looked for as text
+    (has_statement)."""
     want = operations([" ".join(statement)])
     have = operations(body)
     if want == [("fence", "seq_cst")]:
         at = [k for k, op in enumerate(have) if op == ("fence", "seq_cst")]
         return any(all(op != ("load",) for op in have[:k])
-                   and all(op != ("register",) for op in have[k + 1:]) for k in at)
-    if want and want[0][0] in ("recheck", "unregister", "register"):
+                   and all(op not in (("register",), ("publish",)) for op in have[k + 1:])
+                   for k in at)
+    if want[:1] == [("recheck",)]:  # a re-check before the step's first wait, if it waits
+        first = next((k for k, op in enumerate(have) if op[0] == "wait"), len(have))
+        return ("recheck",) in have[:first]
+    if want and want[0][0] in ("unregister", "register"):
         return want[0] in have
     if want[:1] == [("wait", True)]:
         return ("wait", True) in have
     return has_statement(body, statement)
 
 
-# The worker's side of the sleep protocol as the learner wrote it: steps 2 and 3, registration and
-# fence, judged by the C++20 model with the learner's own memory orders (the weak-memory explorer's
-# WORKER: variants, tests/model/wmm/sleep.py) instead of by the spelling of the book's fence. A
-# seq_cst fetch_add with no fence passes every run on x86, whose lock xadd is a full barrier; C++20
-# orders it only with other seq_cst operations, and the re-check's reads are not.
-WORKER_MODEL = ("wmm/sleep.py", "NO_WORKER_FENCE")  # the row of step 3, the fence
+# The worker's side of the sleep protocol as the learner wrote it: the steps register and fence,
+# judged by the C++20 model with the learner's own memory orders (the weak-memory explorer's
+# WORKER: variants, tests/model/wmm/sleep.py and quiet_latch.py) instead of by the spelling of the
+# book's fence. A seq_cst fetch_add with no fence passes every run on x86, whose lock xadd is a
+# full barrier; C++20 orders it only with other seq_cst operations, and the re-check's reads are
+# not. The rows of the worker's fence: Sleep's (sleep.hpp) and QuietLatch's (quiet_latch.hpp, the
+# sleep lab's file).
+WORKER_MODELS = {("wmm/sleep.py", "NO_WORKER_FENCE"), ("wmm/quiet_latch.py", "NO_WAITER_FENCE")}
 WORKER_STEPS = ("register", "fence")
 ORDER_NAMES = {"relaxed": "rlx", "consume": "acq", "acquire": "acq", "release": "rel",
                "acq_rel": "acq_rel", "seq_cst": "sc"}
@@ -120,15 +147,15 @@ def memory_order(args):
 
 def worker_ops(lines):
     """The registrations ("R") and fences ("F") some lines perform, with their memory orders, in
-    order: `sleepers_.fetch_add(1, ORDER)`, `++sleepers_` or `sleepers_ += 1` (seq_cst), and
-    `atomic_thread_fence(ORDER)`."""
+    order: `sleepers_.fetch_add(1, ORDER)`, `++sleepers_` or `sleepers_ += 1` (seq_cst; or the
+    same of `waiters_`), and `atomic_thread_fence(ORDER)`."""
     tk, out = tokens(lines), []
     for i, t in enumerate(tk):
         nxt = tk[i + 1:i + 3]
         if t == "atomic_thread_fence" and nxt[:1] == ["("]:
             end = tk.index(")", i) if ")" in tk[i:] else len(tk)
             out.append(("F", memory_order(tk[i + 2:end])))
-        elif t == "sleepers_":
+        elif t in COUNTS:
             prev = tk[i - 1] if i else ""
             if nxt == [".", "fetch_add"]:
                 end = tk.index(")", i) if ")" in tk[i:] else len(tk)
@@ -139,7 +166,7 @@ def worker_ops(lines):
 
 
 def worker_variant(register, fence):
-    """The model's WORKER: variant for the lines of steps 2 and 3, or None when they do not
+    """The model's WORKER: variant for the lines of the steps register and fence, or None when they do not
     register exactly once (the model's worker registers once)."""
     ops = worker_ops(register) + worker_ops(fence)
     if [k for k, _ in ops].count("R") != 1:
@@ -156,9 +183,9 @@ def describe_worker(variant):
 
 def worker_detail(row, variant, symptom):
     m = row.mutant
-    return (f"your steps 2 and 3 register and fence as {describe_worker(variant)}; with these "
-            f"orders C++20's model ({m.model.file} {variant}) finds {symptom}: the re-check's reads "
-            "may still see the state from before the registration while a publisher reads no "
+    return (f"your steps register and fence do {describe_worker(variant)}; with these orders "
+            f"C++20's model ({m.model.file} {variant}) finds {symptom}: the re-check's reads may "
+            "still see the state from before the registration while a publisher reads no "
             "sleeper. Only a seq_cst fence after the registration and before the re-check pairs "
             "with the publisher's fence, whatever the registration's order (x86 hides this: its "
             "lock xadd is a full barrier)")

@@ -39,7 +39,7 @@ CATALOGUE = Path(__file__).resolve().with_name("catalogue.ini")
 TESTS = ["test_pool", "test_deque", "test_join", "test_latch", "test_sleep", "test_splitter",
          "test_pools", "test_scope", "test_exceptions", "test_par_iter", "test_par_indexed",
          "test_par_unindexed", "test_par_sources", "test_broadcast", "test_spawn", "test_publish",
-         "test_sort"]
+         "test_sort", "test_quiet_latch"]
 DRIVERS = ["lost_wakeup", "fib", "splits"]
 
 

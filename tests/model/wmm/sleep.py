@@ -43,8 +43,10 @@ VARIANTS = {
 }
 # A worker written otherwise than the code: its registration (R) and fence (F) steps with their
 # memory orders, in program order, e.g. "WORKER:R-sc" (a seq_cst fetch_add and no fence) or
-# "WORKER:R-rlx,F-sc" (the code). The labs' grader (tests/labs/verdicts.py, worker_orders) names
-# one for a learner's own steps 2 and 3, so that the model judges the orderings they wrote.
+# "WORKER:R-rlx,F-sc" (the code). The labs' grader (tests/labs/verdicts.py, worker_variant) names
+# one for a learner's own steps register and fence, so that the model judges the orderings they
+# wrote: this model's for a lab cut from sleep.hpp, quiet_latch.py's (which imports these) for
+# the sleep lab, cut from quiet_latch.hpp.
 WORKER = "WORKER:"
 ORDERS = ("rlx", "acq", "rel", "acq_rel", "sc")
 

@@ -12,6 +12,7 @@ import deque  # noqa: E402
 import genmc  # noqa: E402
 import latch  # noqa: E402
 import litmus  # noqa: E402
+import quiet_latch  # noqa: E402
 import sleep  # noqa: E402
 from explore import Execution, Event, _mo_orders, all_traces, executions, traces  # noqa: E402
 import rc11  # noqa: E402
@@ -268,6 +269,28 @@ class SleepTest(unittest.TestCase):
     def test_usage(self):
         with contextlib.redirect_stderr(io.StringIO()):
             self.assertEqual(sleep.main(["NO_SUCH"]), 2)
+
+
+class QuietLatchTest(unittest.TestCase):
+    def test_each_mutant_loses_a_wakeup_and_as_built_none(self):
+        for v in quiet_latch.VARIANTS:
+            with self.subTest(v):
+                found, _ = quiet_latch.check(v)
+                self.assertEqual(found is None, v == "none")
+
+    def test_the_learners_orders(self):
+        # A seq_cst fetch_add with no fence passes on x86 and loses a wake-up in C++20; a seq_cst
+        # fence after the registration, of any order, does not.
+        self.assertIsNotNone(quiet_latch.check("WORKER:R-sc")[0])
+        self.assertIsNotNone(quiet_latch.check("WORKER:F-sc,R-rlx")[0])
+        self.assertIsNone(quiet_latch.check("WORKER:R-sc,F-sc")[0])
+
+    def test_variants_are_the_catalogue_rows(self):
+        text = (Path(__file__).resolve().parents[2] / "mutants" / "catalogue.ini").read_text()
+        for v, what in quiet_latch.VARIANTS.items():
+            if v != "none":
+                with self.subTest(v):
+                    self.assertIn("[" + what.rsplit("(", 1)[1].rstrip(")") + "]", text)
 
 
 class LatchTest(unittest.TestCase):
