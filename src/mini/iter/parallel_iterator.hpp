@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <memory>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <type_traits>
@@ -190,12 +191,13 @@ public:
             return collect_with_consumer<V>(self().len(), drive);
         } else { // after filter: a vector per leaf, spliced in order, then one vector
             auto parts = self().drive_unindexed(pool, ListVecConsumer<V>{});
+            if (parts.size() == 1) return std::move(parts.front()); // one leaf: its vector
             std::size_t len = 0;
             for (const auto& part : parts) len += part.size();
             std::vector<V> out;
             out.reserve(len);
-            for (auto& part : parts)
-                for (auto& x : part) out.push_back(std::move(x));
+            for (auto& part : parts) // rayon's Vec::append: a memcpy where V allows it
+                out.insert(out.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
             return out;
         }
     }
