@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rc11 import consistent_executions, model_cli  # noqa: E402
-from sleep import (ORDERS, PUBLISHER_LOCK, WAIT_UNLOCK, describe_ops, lock, lost_wakeup,  # noqa: E402
-                   unlock, worker_ops)
+from sleep import (PUBLISHER_LOCK, WAIT_UNLOCK, lock, lost_wakeup, unlock,  # noqa: E402
+                   worker_ops, worker_variants)
 
 VARIANTS = {
     "none": "as built",
@@ -74,16 +74,9 @@ def check(variant, nta=False, standard="c++20"):
 
 
 def main(argv):
-    variants = dict(VARIANTS)
-    for a in argv:
-        try:
-            ops = worker_ops(a)
-        except ValueError:
-            print(f"quiet_latch.py: {a}: want WORKER:R-ORDER[,F-ORDER...], ORDER one of "
-                  f"{', '.join(ORDERS)}, one R", file=sys.stderr)
-            return 2
-        if ops:
-            variants[a] = f"a waiter that registers and fences as written ({describe_ops(ops)})"
+    variants = worker_variants(argv, VARIANTS, "quiet_latch.py", "a waiter")
+    if variants is None:
+        return 2
     parsed = model_cli(argv, variants, "quiet_latch.py")
     if isinstance(parsed, int):
         return parsed

@@ -71,6 +71,22 @@ def describe_ops(ops):
     return ", ".join(("a fetch_add " if k == "R" else "a fence ") + o for k, o in ops)
 
 
+def worker_variants(argv, known, prog, who):
+    """`known` plus a variant for each WORKER:... argument (a learner's own registration and
+    fence orders, the labs' grader); None, with a message, for a malformed one."""
+    variants = dict(known)
+    for a in argv:
+        try:
+            ops = worker_ops(a)
+        except ValueError:
+            print(f"{prog}: {a}: want WORKER:R-ORDER[,F-ORDER...], ORDER one of "
+                  f"{', '.join(ORDERS)}, one R", file=sys.stderr)
+            return None
+        if ops:
+            variants[a] = f"{who} that registers and fences as written ({describe_ops(ops)})"
+    return variants
+
+
 WAIT_UNLOCK = "wait: unlock and block"
 PUBLISHER_LOCK = "wake: lock"
 
@@ -151,16 +167,9 @@ def check(variant, nta=False, standard="c++20", scenarios=SCENARIOS):
 
 
 def main(argv):
-    variants = dict(VARIANTS)
-    for a in argv:
-        try:
-            ops = worker_ops(a)
-        except ValueError:
-            print(f"sleep.py: {a}: want WORKER:R-ORDER[,F-ORDER...], ORDER one of "
-                  f"{', '.join(ORDERS)}, one R", file=sys.stderr)
-            return 2
-        if ops:
-            variants[a] = f"a worker that registers and fences as written ({describe_ops(ops)})"
+    variants = worker_variants(argv, VARIANTS, "sleep.py", "a worker")
+    if variants is None:
+        return 2
     parsed = model_cli(argv, variants, "sleep.py")
     if isinstance(parsed, int):
         return parsed
