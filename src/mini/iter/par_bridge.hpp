@@ -89,7 +89,6 @@ struct BridgeProducer {
             taken.clear();
         }
     }
-    // ANCHOR_END: bridge_fold
 
     static constexpr std::size_t max_batch = 64;
 
