@@ -195,19 +195,30 @@ struct FindConsumer : SameSplits<FindConsumer<V, P>, FirstFound> {
 // ANCHOR_END: find_any
 
 // ANCHOR: list_vec
-// collect_vec of an iterator with no length (after filter): one vector per leaf, in a list
+// collect_vec of an iterator with no length (after filter): the vectors of each leaf, in a list
 // spliced in order (rayon's LinkedList<Vec<T>>, extend.rs:586-593), then moved into one vector.
+// rayon's leaf has one Vec, grown by realloc, which moves no item and touches no page twice. A
+// std::vector cannot grow in place: it copies every item to a new block and faults the new
+// pages. So a full vector goes to the list as it is, and the next one is twice its size.
 template <class V>
 struct ListVecFolder {
     using Result = std::list<std::vector<V>>;
+    Result full_ones;
     std::vector<V> items;
     template <class T>
-    void consume(T&& x) { items.emplace_back(std::forward<T>(x)); }
+    void consume(T&& x) {
+        if (items.size() == items.capacity() && !items.empty()) { // grow without copying
+            const std::size_t next = 2 * items.capacity();
+            full_ones.push_back(std::move(items));
+            items = std::vector<V>();
+            items.reserve(next);
+        }
+        items.emplace_back(std::forward<T>(x));
+    }
     bool full() const { return false; }
     Result complete() && {
-        Result out;
-        if (!items.empty()) out.push_back(std::move(items));
-        return out;
+        if (!items.empty()) full_ones.push_back(std::move(items));
+        return std::move(full_ones);
     }
 };
 
