@@ -2,8 +2,13 @@
 // "parallel stable sort". Not mini's par_sort: the demo's own. The halves are sorted under join,
 // ping-ponging between the data and one buffer of the same size (allocated inside the timed
 // function, as the demo does), and each merge is itself split under join: the longer run at its
-// middle, the other where that element would go. Leaves: std::stable_sort below 32 Ki elements,
-// a sequential merge below 64 Ki. The same data and timing as quicksort.hpp.
+// middle, the other where that element would go. Leaves: a sequential stable sort below 32 Ki
+// elements, a sequential merge below 64 Ki. The same data and timing as quicksort.hpp.
+//
+// The demo's leaf is Rust's std sort. Its C++ twin is not std::stable_sort, a different algorithm
+// (libstdc++'s branchy merges, and a buffer allocated by each call): it is the sort rayon copied
+// from Rust's std, which mini::slice::merge_sort ports (chapter 15), with the demo's buffer as its
+// scratch.
 #pragma once
 
 #include <algorithm>
@@ -14,6 +19,7 @@
 #include <vector>
 
 #include <mini/join.hpp>
+#include <mini/slice/mergesort.hpp>
 
 #include "demos/outcome.hpp"
 #include "demos/quicksort.hpp"
@@ -50,6 +56,12 @@ void merge(std::span<const T> a, std::span<const T> b, std::span<T> dest) {
                    [&] { merge<Parallel>(a.subspan(ai), b.subspan(bi), dest.subspan(ai + bi)); });
 }
 
+// The leaf: src sorted in place, stable, scratch (as long as src) its buffer.
+template <class T>
+void leaf_sort(std::span<T> src, std::span<T> scratch) {
+    mini::slice::merge_sort(src, scratch.data(), std::less<T>{});
+}
+
 template <bool Parallel, class T>
 void sort_into(std::span<T> src, std::span<T> dest);
 
@@ -58,7 +70,7 @@ void sort_into(std::span<T> src, std::span<T> dest);
 // back into src.
 template <bool Parallel, class T>
 void sort(std::span<T> src, std::span<T> buf) {
-    if (src.size() <= sort_chunk) return std::stable_sort(src.begin(), src.end());
+    if (src.size() <= sort_chunk) return leaf_sort(src, buf);
     const std::size_t mid = src.size() / 2;
     join<Parallel>([&] { sort_into<Parallel>(src.first(mid), buf.first(mid)); },
                    [&] { sort_into<Parallel>(src.subspan(mid), buf.subspan(mid)); });
@@ -71,7 +83,7 @@ void sort(std::span<T> src, std::span<T> buf) {
 template <bool Parallel, class T>
 void sort_into(std::span<T> src, std::span<T> dest) {
     if (src.size() <= sort_chunk) {
-        std::stable_sort(src.begin(), src.end());
+        leaf_sort(src, dest);
         std::copy(src.begin(), src.end(), dest.begin());
         return;
     }
