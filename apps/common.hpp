@@ -61,6 +61,14 @@ inline double cpu_seconds() {
     return sec(u.ru_utime) + sec(u.ru_stime);
 }
 
+// Minor page faults of the whole process so far: each is a first touch of a page that the
+// kernel must then map (and zero).
+inline long minor_faults() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_minflt;
+}
+
 inline double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const std::size_t n = v.size();

@@ -50,6 +50,7 @@ enum RowId {
     un_words_speedup,
     un_filter_map,
     un_filter_map_speedup,
+    un_filter_map_faults,
     un_try,
     un_try_speedup,
     un_bridge,

@@ -69,6 +69,7 @@ inline std::vector<Row> label_rows(const Options& o, std::size_t find_n) {
                     ix_chunks_speedup, un_words_speedup, un_filter_map_speedup, un_try_speedup,
                     un_bridge_speedup})
         rows[r] = {"  speedup over serial", Row::speedup};
+    rows[un_filter_map_faults] = {"  page faults in the call", Row::plain};
     if (o.pause_ms > 0)
         rows[idle] = {fmt::format("CPU in the {} ms pause after a job [ms]", o.pause_ms),
                       Row::plain};

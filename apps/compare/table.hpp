@@ -121,6 +121,8 @@ inline void print_notes(std::size_t runs, std::size_t producers) {
         "not counted. The counters' wake-ups are these notifies.\n"
         "CPU in the pause: user + system time of the process while it sleeps 20 ms after a "
         "job of this column, before the next one (its threads spinning before they sleep).\n"
+        "page faults in the call: the process's minor faults while the call ran, each a first "
+        "touch of a fresh page (serial: each of its calls, one per CPU).\n"
         "wake-up: {} outside threads each submit one tiny job and wait for it; us/trip = wall "
         "time / all trips; one trip's wait: from submit to return, median and p90 over the "
         "run's trips; CPU = user + system time of the whole process / all trips.\n"
