@@ -3,6 +3,7 @@
 // live in the iterator object for as long as the terminal runs.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <functional>
@@ -199,16 +200,19 @@ struct FindConsumer : SameSplits<FindConsumer<V, P>, FirstFound> {
 // spliced in order (rayon's LinkedList<Vec<T>>, extend.rs:586-593), then moved into one vector.
 // rayon's leaf has one Vec, grown by realloc, which moves no item and touches no page twice. A
 // std::vector cannot grow in place: it copies every item to a new block and faults the new
-// pages. So a full vector goes to the list as it is, and the next one is twice its size.
+// pages. So a full vector goes to the list as it is, and the next one is twice its size, up to
+// 64 KiB: blocks of one size, which the allocator hands back to the next call whatever the
+// leaves' sizes, where a block of a new size would often need fresh pages (chapter 14.5).
 template <class V>
 struct ListVecFolder {
     using Result = std::list<std::vector<V>>;
+    static constexpr std::size_t max_block = std::max<std::size_t>(1, (64 << 10) / sizeof(V));
     Result full_ones;
     std::vector<V> items;
     template <class T>
     void consume(T&& x) {
         if (items.size() == items.capacity() && !items.empty()) { // grow without copying
-            const std::size_t next = 2 * items.capacity();
+            const std::size_t next = std::min(2 * items.capacity(), max_block);
             full_ones.push_back(std::move(items));
             items = std::vector<V>();
             items.reserve(next);
