@@ -218,6 +218,26 @@ TEST_CASE("collect_vec after a filter moves each item once into its leaf and onc
     CHECK(moves.load() == 2 * 1000); // out of each optional into the leaf, then into the result
 }
 
+// The leaf's blocks double up to 64 KiB and stay there (ListVecFolder::max_block): blocks of one
+// size, which a later call can reuse, instead of new sizes that need fresh pages (chapter 14.5).
+TEST_CASE("a leaf's vectors double up to 64 KiB, then stay that size", "[unindexed]") {
+    test::Pool pool(1);
+    constexpr std::size_t block = (64 << 10) / sizeof(std::uint64_t);
+    const auto parts = pool.install([] {
+        return mini::par_range(std::uint64_t{0}, std::uint64_t{100'000})
+            .filter_map([](std::uint64_t i) { return std::optional(i); })
+            .drive_unindexed(mini::iter::current_pool(), mini::iter::ListVecConsumer<std::uint64_t>{});
+    });
+    std::size_t total = 0, full_of_block = 0;
+    for (const auto& part : parts) {
+        REQUIRE(part.capacity() <= block);
+        total += part.size();
+        full_of_block += part.size() == block;
+    }
+    CHECK(total == 100'000);
+    CHECK(full_of_block >= 100'000 / block - 2); // the leaves' last blocks may be partly full
+}
+
 // rayon: check_flat_map_nested_ranges, check_empty_flat_map_sum, par_iter_unindexed_flat_map.
 TEST_CASE("flat_map gives the sequential answer", "[unindexed][order]") {
     on_1_2_4([] {
