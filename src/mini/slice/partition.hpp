@@ -43,32 +43,38 @@ std::size_t partition_in_blocks(std::span<T> v, const T& pivot, const F& is_less
         // ANCHOR: partition_in_blocks
         if (start_l == end_l) { // offsets of the left block's elements not less than the pivot
             start_l = end_l = offsets_l;
-            for (std::size_t i = 0; i < block_l; ++i) {
+            const T* elem = l;
+#pragma GCC unroll 4 // rustc unrolls both loops four times; g++ at -O3 does not unless asked
+            for (std::size_t i = 0; i < block_l; ++i, ++elem) {
                 *end_l = static_cast<std::uint8_t>(i);
-                end_l += !is_less(l[i], pivot); // no branch: the offset stays if it belongs right
+                end_l += !is_less(*elem, pivot); // no branch: the offset stays if it belongs right
             }
         }
         if (start_r == end_r) { // offsets (from r, backwards) of the right block's smaller ones
             start_r = end_r = offsets_r;
+            const T* elem = r;
+#pragma GCC unroll 4
             for (std::size_t i = 0; i < block_r; ++i) {
+                --elem;
                 *end_r = static_cast<std::uint8_t>(i);
-                end_r += is_less(*(r - 1 - i), pivot);
+                end_r += is_less(*elem, pivot);
             }
         }
         // ANCHOR_END: partition_in_blocks
         const std::size_t count = static_cast<std::size_t>(std::min(end_l - start_l, end_r - start_r));
         if (count > 0) { // exchange as a cycle: one temporary, one move per element
-            auto left = [&] { return l + *start_l; };
-            auto right = [&] { return r - 1 - *start_r; };
-            T tmp = std::move(*left());
-            *left() = std::move(*right());
+            T* left = l + *start_l; // the two places this step moves between
+            T* const r1 = r - 1; // right = r1 - offset
+            T* right = r1 - *start_r;
+            T tmp = std::move(*left);
+            *left = std::move(*right);
             for (std::size_t i = 1; i < count; ++i) {
-                ++start_l;
-                *right() = std::move(*left());
-                ++start_r;
-                *left() = std::move(*right());
+                left = l + *++start_l;
+                *right = std::move(*left);
+                right = r1 - *++start_r;
+                *left = std::move(*right);
             }
-            *right() = std::move(tmp);
+            *right = std::move(tmp);
             ++start_l, ++start_r;
         }
         if (start_l == end_l) l += block_l; // the left block is done: the next one
