@@ -178,7 +178,6 @@ struct Bench {
                                F& f) {
         std::uint64_t got;
         double secs;
-        const long faults0 = app::minor_faults();
         {
             const Counted dump(key_of(r), impl_names[impl], run_label,
                                r == sum ? in.values.size() : std::uint64_t(per));
@@ -190,9 +189,6 @@ struct Bench {
             else
                 got = result;
         }
-        // A fresh page's first touch is a fault: what picks filter_map's fast or slow mode.
-        if (r == un_filter_map) // serial: each of its calls, one per CPU
-            rows[un_filter_map_faults].samples[impl].push_back(double(app::minor_faults() - faults0));
         return check(r, impl, got, expected) ? std::optional(secs / unit / per) : std::nullopt;
     }
 

@@ -48,9 +48,14 @@ inline void note_not_run(std::vector<Row>& rows) {
 inline void measure_timed(Bench& b, const Workload& w, int impl) {
     const Run run = columns[impl]->*w.on;
     const double unit = w.per_join ? 1e-9 : 1e-3, per = w.per_join ? b.in.joins : 1;
-    auto timed = [&] {
-        b.timed(w.row, impl, unit, per, b.in.expected[w.row], [&] { return run(b, w.row); });
+    auto call = [&] { // a fresh page's first touch is a fault: what picks filter_map's mode
+        if (w.faults == num_rows) return run(b, w.row);
+        const long faults0 = app::minor_faults();
+        const Timing t = run(b, w.row);
+        b.rows[w.faults].samples[impl].push_back(double(app::minor_faults() - faults0));
+        return t; // serial: one sample per call, one call per CPU
     };
+    auto timed = [&] { b.timed(w.row, impl, unit, per, b.in.expected[w.row], call); };
     // Primed: the call before finds the memory the previous column's call left the allocator,
     // and each fresh page is a fault (chapter 14.5); the timed one finds what its own column left.
     if (w.primed) run(b, w.row);

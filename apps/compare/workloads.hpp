@@ -21,6 +21,7 @@ struct Workload {
     bool counted = false;      // mini's and mini-pw's counters taken around it (counters.hpp)
     bool per_join = false;     // in ns per join (unit 1e-9); the others in ms
     bool primed = false;       // each timed call right after an untimed one of the same column
+    RowId faults = num_rows;   // the row of each call's page faults (num_rows: none)
 };
 
 inline constexpr std::array workloads{
@@ -44,7 +45,8 @@ inline constexpr std::array workloads{
     Workload{ix_find_quarter, "find_first", &Column::find_first},
     Workload{ix_find_three_quarters, nullptr, &Column::find_first},
     Workload{un_words, "word_count", &Column::word_count},
-    Workload{un_filter_map, "filter_map", &Column::filter_map, false, false, false, false, true},
+    Workload{.row = un_filter_map, .key = "filter_map", .on = &Column::filter_map, .primed = true,
+             .faults = un_filter_map_faults},
     Workload{un_try, "try_for_each", &Column::try_for_each},
     Workload{un_bridge, "par_bridge", &Column::par_bridge},
 };
