@@ -6,9 +6,9 @@
 // elements, a sequential merge below 64 Ki. The same data and timing as quicksort.hpp.
 //
 // The demo's leaf is Rust's std sort. Its C++ twin is not std::stable_sort, a different algorithm
-// (libstdc++'s branchy merges, and a buffer allocated by each call): it is the sort rayon copied
-// from Rust's std, which mini::slice::merge_sort ports (chapter 15), with the demo's buffer as its
-// scratch.
+// (libstdc++'s branchy merges, and a buffer allocated by each call): it is chapter 15's
+// mini::slice::merge_sort, a simpler cousin of the sort rayon copied from Rust's std (runs sorted
+// by insertion, merged without a branch on the comparison), with the demo's buffer as its scratch.
 #pragma once
 
 #include <algorithm>

@@ -189,9 +189,9 @@ public:
             return collect_in_place<V>(self().len(), drive);
         } else if constexpr (D::indexed) { // the length is known: each leaf writes its own slice
             return collect_with_consumer<V>(self().len(), drive);
-        } else { // after filter: a vector per leaf, spliced in order, then one vector
+        } else { // after filter: the leaves' vectors, spliced in order, then one vector
             auto parts = self().drive_unindexed(pool, ListVecConsumer<V>{});
-            if (parts.size() == 1) return std::move(parts.front()); // one leaf: its vector
+            if (parts.size() == 1) return std::move(parts.front()); // one vector: the result
             std::size_t len = 0;
             for (const auto& part : parts) len += part.size();
             std::vector<V> out;
