@@ -44,13 +44,15 @@ struct Hole {
 // equal elements keep their order (stable).
 template <Sortable T, LessThan<T> F>
 void shift_tail(std::span<T> v, const F& is_less) {
-    const std::size_t len = v.size();
-    if (len < 2 || !is_less(v[len - 1], v[len - 2])) return;
-    detail::Hole<T> hole(std::move(v[len - 1]), &v[len - 2]);
-    v[len - 1] = std::move(v[len - 2]);
-    for (std::size_t i = len - 2; i > 0 && is_less(hole.tmp, v[i - 1]); --i) {
-        v[i] = std::move(v[i - 1]);
-        hole.dest = &v[i - 1];
+    if (v.size() < 2) return;
+    T* const first = v.data(); // pointers: with indices g++ kept both (7 % more instructions)
+    T* const last = first + v.size() - 1;
+    if (!is_less(*last, last[-1])) return;
+    detail::Hole<T> hole(std::move(*last), last - 1);
+    *last = std::move(last[-1]);
+    for (T* p = last - 1; p != first && is_less(hole.tmp, p[-1]); --p) {
+        *p = std::move(p[-1]);
+        hole.dest = p - 1;
     }
 }
 

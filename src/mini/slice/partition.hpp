@@ -69,13 +69,13 @@ std::size_t partition_in_blocks(std::span<T> v, const T& pivot, const F& is_less
             T tmp = std::move(*left);
             *left = std::move(*right);
             for (std::size_t i = 1; i < count; ++i) {
-                left = l + *++start_l;
+                left = l + start_l[i];
                 *right = std::move(*left);
-                right = r1 - *++start_r;
+                right = r1 + -static_cast<std::ptrdiff_t>(start_r[i]); // g++: neg + lea, not three
                 *left = std::move(*right);
             }
             *right = std::move(tmp);
-            ++start_l, ++start_r;
+            start_l += count, start_r += count; // after the loop: one index inside it, not three
         }
         if (start_l == end_l) l += block_l; // the left block is done: the next one
         if (start_r == end_r) r -= block_r;
