@@ -84,22 +84,23 @@ fn zones(time: usize) -> Zones {
     }
 }
 
-/// What body `other` adds to `me`'s change of velocity.
+/// What body `other` adds to `me`'s change of velocity; the outer zone first, as in
+/// apps/demos/nbody.hpp.
+// ANCHOR: pull
 fn pull(me: &Body, other: &Body, z: &Zones) -> Vec3 {
     let d = other.position - me.position;
     let dist2 = d.dot(d);
-    if dist2 == 0.0 {
-        Vec3::default() // itself
+    if dist2 >= z.attract2 || dist2 == 0.0 {
+        Vec3::default() // out of every zone, or itself
     } else if dist2 < z.repel2 {
         d * (-1.0 / dist2)
     } else if dist2 < z.align2 {
         ((other.velocity + other.velocity2) * 0.5 - me.velocity) * 1e-4
-    } else if dist2 < z.attract2 {
-        d * (1e-2 / dist2)
     } else {
-        Vec3::default()
+        d * (1e-2 / dist2)
     }
 }
+// ANCHOR_END: pull
 
 /// The body's next state from its change of velocity `dv` (the sum of every pull).
 fn moved(me: &Body, dv: Vec3, time: usize) -> Body {
