@@ -44,3 +44,11 @@ if(TARGET demos)
         EXPECT_EXIT 0
         EXPECT_OUTPUT "busy 0 +serial +mini +rayon\nquicksort, [^\n]*\n[^\n]*\n  result: ${who} [^\n]*\nlife, [^\n]*\n[^\n]*\n  result: ${who} [^\n]*\n\\[a–b\\].*all results equal\n")
 endif()
+
+# apps/sched_waits.py (where the kernel ran the threads of a traced run, chapter 16): its parser's
+# self-test; the trace itself needs root and tracefs, so it is taken by hand.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+    mini_add_test(NAME sched_waits.selftest LABELS tooling TIMEOUT 30
+        COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/apps/sched_waits.py --self-test)
+endif()
